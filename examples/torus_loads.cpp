@@ -1,0 +1,106 @@
+// Channel loads of k-ary n-cubes under uniform traffic with dimension-order
+// routing, from the flow-level kernel, beside the textbook values of Dally and
+// Towles (every node sends one unit spread evenly over all k^n nodes):
+//   torus, tie split evenly      every channel k/8
+//   torus, tie always positive   + channels k/8 + 1/4, - channels k/8 - 1/4
+//   mesh                         bisection channels k/4
+//
+//   torus_loads [--csv | --json]
+#include <fabric/fabric.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Row {
+    std::string network;
+    std::string routing;
+    std::string channels;
+    double textbook;
+    double measured;
+};
+
+template <std::size_t R, fabric::Boundary B, class Routing>
+fabric::LinkLoads uniform_loads(long long k) {
+    using T = fabric::KAryNCube<R, fabric::BasicLink<2>, fabric::DynamicExtents, B>;
+    const T topo(std::vector<long long>(R, k));
+    const fabric::Fabric<T, Routing> net{topo};
+    return fabric::link_load(net, fabric::UniformTraffic(topo.node_count()));
+}
+
+/// Largest load on channels of one direction (+ when plus, - otherwise).
+double max_in_direction(const fabric::LinkLoads& loads, bool plus) {
+    double m = 0;
+    const auto per = loads.per_channel();
+    for (std::size_t c = 0; c < per.size(); ++c)
+        if (((c % loads.ports_per_node()) % 2 == 0) == plus && per[c] > m) m = per[c];
+    return m;
+}
+
+template <std::size_t R>
+void add_rows(std::vector<Row>& rows, long long k) {
+    using fabric::Boundary;
+    const std::string shape = std::to_string(k) + "-ary " + std::to_string(R) + "-cube";
+    const double kd = static_cast<double>(k);
+    rows.push_back({shape + " torus", "DOR, tie split", "all", kd / 8,
+                    uniform_loads<R, Boundary::wrap, fabric::DorTieSplit<>>(k).max_load()});
+    const auto positive = uniform_loads<R, Boundary::wrap, fabric::DorTiePositive<>>(k);
+    rows.push_back({shape + " torus", "DOR, tie +", "+ channels", kd / 8 + 0.25, max_in_direction(positive, true)});
+    rows.push_back({shape + " torus", "DOR, tie +", "- channels", kd / 8 - 0.25, max_in_direction(positive, false)});
+    rows.push_back({shape + " mesh", "DOR", "bisection", kd / 4,
+                    uniform_loads<R, Boundary::open, fabric::DorTieSplit<>>(k).max_load()});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    enum class Format { table, csv, json } format = Format::table;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--csv") == 0) format = Format::csv;
+        else if (std::strcmp(argv[i], "--json") == 0) format = Format::json;
+        else {
+            std::fprintf(stderr, "usage: %s [--csv | --json]\n", argv[0]);
+            return 2;
+        }
+    }
+    std::vector<Row> rows;
+    add_rows<1>(rows, 8);
+    add_rows<2>(rows, 8);
+    add_rows<3>(rows, 8);
+    add_rows<2>(rows, 16);
+    add_rows<4>(rows, 4);
+
+    bool all_match = true;
+    for (const Row& r : rows) all_match = all_match && std::abs(r.textbook - r.measured) < 1e-9;
+
+    switch (format) {
+        case Format::table:
+            std::printf("Uniform traffic, dimension-order routing: busiest channel load (units per node)\n\n");
+            std::printf("%-22s %-16s %-12s %10s %10s\n", "network", "routing", "channels", "textbook", "kernel");
+            for (const Row& r : rows)
+                std::printf("%-22s %-16s %-12s %10.4f %10.4f\n", r.network.c_str(), r.routing.c_str(),
+                            r.channels.c_str(), r.textbook, r.measured);
+            std::printf("\n%s\n", all_match ? "every load matches the textbook value" : "MISMATCH");
+            break;
+        case Format::csv:
+            std::printf("network,routing,channels,textbook,kernel\n");
+            for (const Row& r : rows)
+                std::printf("%s,%s,%s,%.6f,%.6f\n", r.network.c_str(), r.routing.c_str(), r.channels.c_str(),
+                            r.textbook, r.measured);
+            break;
+        case Format::json:
+            std::printf("{\"rows\": [");
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                std::printf("%s\n  {\"network\": \"%s\", \"routing\": \"%s\", \"channels\": \"%s\", \"textbook\": %.6f, "
+                            "\"kernel\": %.6f}",
+                            i ? "," : "", rows[i].network.c_str(), rows[i].routing.c_str(), rows[i].channels.c_str(),
+                            rows[i].textbook, rows[i].measured);
+            std::printf("\n], \"all_match\": %s}\n", all_match ? "true" : "false");
+            break;
+    }
+    return all_match ? 0 : 1;
+}

@@ -1,0 +1,130 @@
+// fabric::Fabric<Topology, Routing, Flow>: a machine as a type.
+//
+// The composition is checked when the type is formed: the routing policy must fit
+// the topology, the links must offer the virtual channels the policy needs, the
+// flow-control protocol must be able to drive every link class, and, when the
+// topology's sizes are static, the channel-dependency graph must be acyclic (a
+// constexpr evaluation of routing/channel_dependency.hpp). With run-time sizes the
+// same deadlock check runs once at construction and throws config_error, unless
+// the user asks for a configuration that may deadlock (fabric::allow_deadlock),
+// for instance to watch a simulation deadlock.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include <fabric/concepts/flow_control.hpp>
+#include <fabric/concepts/routing.hpp>
+#include <fabric/concepts/topology.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/flow/credit.hpp>
+#include <fabric/routing/channel_dependency.hpp>
+
+namespace fabric {
+
+/// Tag: build a fabric whose routing may deadlock, without throwing.
+struct AllowDeadlock {
+    explicit AllowDeadlock() = default;
+};
+inline constexpr AllowDeadlock allow_deadlock{};
+
+namespace detail {
+
+enum class fabric_rule : std::uint8_t { ok, not_a_topology, routing_does_not_fit, not_a_routing_policy, too_few_vcs,
+                                        not_a_flow_control, flow_cannot_drive_link, cyclic };
+
+template <class F>
+struct drives_link {
+    template <class L>
+    struct pred : std::bool_constant<F::template drives<L>> {};
+};
+
+template <class T>
+constexpr bool topology_has_static_sizes() {
+    if constexpr (requires { T::static_extents; }) return T::static_extents;
+    else return false;
+}
+
+template <class T, class R, class F>
+consteval fabric_rule first_broken_rule() {
+    if constexpr (!Topology<T>) {
+        return fabric_rule::not_a_topology;
+    } else if constexpr (!R::template fits<T>) {
+        return fabric_rule::routing_does_not_fit;
+    } else if constexpr (!RoutingPolicyFor<R, T>) {
+        return fabric_rule::not_a_routing_policy;
+    } else if constexpr (min_virtual_channels_v<T> < R::template vcs_required<T>) {
+        return fabric_rule::too_few_vcs;
+    } else if constexpr (!FlowControl<F>) {
+        return fabric_rule::not_a_flow_control;
+    } else if constexpr (!link_pack<typename T::link_types>::template all<drives_link<F>::template pred>) {
+        return fabric_rule::flow_cannot_drive_link;
+    } else if constexpr (topology_has_static_sizes<T>()) {
+        return channel_dependencies(T{}, R{}, min_virtual_channels_v<T>).acyclic ? fabric_rule::ok
+                                                                                 : fabric_rule::cyclic;
+    } else {
+        return fabric_rule::ok;
+    }
+}
+
+}  // namespace detail
+
+template <class Topo, class Routing, class Flow = Credit>
+class Fabric {
+    static constexpr detail::fabric_rule broken = detail::first_broken_rule<Topo, Routing, Flow>();
+    static_assert(broken != detail::fabric_rule::not_a_topology,
+                  "fabric: the first parameter of Fabric must model fabric::Topology (node_count, neighbour, "
+                  "link_class, distance, diameter, links, ports_per_node)");
+    static_assert(broken != detail::fabric_rule::routing_does_not_fit,
+                  "fabric: this routing policy does not fit this topology; use a policy written for it (dimension "
+                  "order on a Torus or Mesh, Direct or Indirect on PERCS)");
+    static_assert(broken != detail::fabric_rule::not_a_routing_policy,
+                  "fabric: the routing policy must provide vcs_required, for_each_route and for_each_hop for this "
+                  "topology");
+    static_assert(broken != detail::fabric_rule::too_few_vcs,
+                  "fabric: the routing policy needs more virtual channels than the topology's links have (a torus "
+                  "with wraparound links needs at least 2 for deadlock-free dimension-order routing with a "
+                  "dateline); use a link type with more virtual channels or a policy that needs fewer");
+    static_assert(broken != detail::fabric_rule::not_a_flow_control,
+                  "fabric: the third parameter of Fabric must model fabric::FlowControl (name, validate)");
+    static_assert(broken != detail::fabric_rule::flow_cannot_drive_link,
+                  "fabric: the flow-control protocol cannot drive one of the topology's link types; pick a protocol "
+                  "whose drives<Link> holds for every link class");
+    static_assert(broken != detail::fabric_rule::cyclic,
+                  "fabric: the channel-dependency graph of this routing on this torus has a cycle, so it can "
+                  "deadlock; use fabric::Dateline virtual channels (2 VCs) instead of fabric::NoDateline");
+
+public:
+    using topology_type = Topo;
+    using routing_type = Routing;
+    using flow_type = Flow;
+
+    constexpr explicit Fabric(Topo topology, Routing routing = {}, Flow flow = {})
+        : topology_(std::move(topology)), routing_(std::move(routing)), flow_(std::move(flow)) {
+        flow_.validate();
+        if constexpr (!detail::topology_has_static_sizes<Topo>()) {
+            const auto report = channel_dependencies(topology_, routing_, min_virtual_channels_v<Topo>);
+            if (!report.acyclic)
+                throw config_error(detail::message(
+                    "the routing policy can deadlock on this topology: its channel-dependency graph has the cycle ",
+                    report.describe_cycle(),
+                    "; use fabric::Dateline virtual channels, or pass fabric::allow_deadlock to build it anyway"));
+        }
+    }
+
+    constexpr Fabric(Topo topology, AllowDeadlock, Routing routing = {}, Flow flow = {})
+        : topology_(std::move(topology)), routing_(std::move(routing)), flow_(std::move(flow)) {
+        flow_.validate();
+    }
+
+    [[nodiscard]] constexpr const Topo& topology() const { return topology_; }
+    [[nodiscard]] constexpr const Routing& routing() const { return routing_; }
+    [[nodiscard]] constexpr const Flow& flow() const { return flow_; }
+
+private:
+    Topo topology_;
+    Routing routing_;
+    Flow flow_;
+};
+
+}  // namespace fabric

@@ -1,0 +1,50 @@
+// RoutingPolicyFor<R, T>: a routing policy R that can route on topology T.
+//
+// A policy answers two questions about a (source, destination) pair:
+//  - for_each_route: every distinct path it may use, with the fraction of the
+//    pair's traffic that path carries (the fractions sum to 1), each hop naming the
+//    virtual channel it holds. Used by the deadlock check and by route laws.
+//  - for_each_hop: every channel the pair's traffic crosses, with the fraction of
+//    the traffic crossing it. This is what the flow-level kernel needs, and a
+//    policy can answer it without building paths (striping, tie splits).
+// A policy declares which topologies it fits (R::fits<T>) and how many virtual
+// channels it needs (R::vcs_required<T>), so that a fabric is checked when formed.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include <fabric/concepts/topology.hpp>
+#include <fabric/core/ids.hpp>
+
+namespace fabric {
+
+/// One hop of a route: leave `node` through `port`, holding virtual channel `vc`.
+struct Hop {
+    NodeId node;
+    PortId port;
+    std::uint8_t vc = 0;
+    friend constexpr bool operator==(const Hop&, const Hop&) = default;
+};
+
+namespace detail {
+struct route_sink {
+    constexpr void operator()(std::span<const Hop>, double) const {}
+};
+struct hop_sink {
+    constexpr void operator()(NodeId, PortId, double) const {}
+};
+}  // namespace detail
+
+template <class R, class T>
+concept RoutingPolicyFor =
+    Topology<T> && R::template fits<T> &&
+    requires(const R& routing, const T& topo, NodeId src, NodeId dst) {
+        { R::template vcs_required<T> } -> std::convertible_to<std::size_t>;
+        routing.for_each_route(topo, src, dst, detail::route_sink{});
+        routing.for_each_hop(topo, src, dst, detail::hop_sink{});
+    };
+
+}  // namespace fabric

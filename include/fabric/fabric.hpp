@@ -1,0 +1,42 @@
+// Umbrella header: everything public. Library headers include only what they use.
+#pragma once
+
+#include <fabric/fwd.hpp>
+
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/core/units.hpp>
+
+#include <fabric/concepts/collective.hpp>
+#include <fabric/concepts/flow_control.hpp>
+#include <fabric/concepts/link.hpp>
+#include <fabric/concepts/routing.hpp>
+#include <fabric/concepts/topology.hpp>
+#include <fabric/concepts/traffic.hpp>
+
+#include <fabric/link/apenet.hpp>
+#include <fabric/link/basic.hpp>
+#include <fabric/link/qcdoc_scu.hpp>
+
+#include <fabric/topology/extents.hpp>
+#include <fabric/topology/torus.hpp>
+
+#include <fabric/routing/channel_dependency.hpp>
+#include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/route.hpp>
+
+#include <fabric/flow/credit.hpp>
+
+#include <fabric/composition.hpp>
+
+#include <fabric/collective/dimension_sum.hpp>
+
+#include <fabric/mapping/grid.hpp>
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/placement.hpp>
+
+#include <fabric/sim/link_load.hpp>
+
+#include <fabric/systems/apenet.hpp>
+#include <fabric/systems/qcdoc.hpp>

@@ -1,0 +1,58 @@
+// A task grid of any rank: the logical arrangement of a job's tasks. Task ids run
+// with dimension 0 fastest, like node ids on a k-ary n-cube, so that a grid with
+// the extents of a torus maps task i to node i coordinate for coordinate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+
+namespace fabric {
+
+class Grid {
+public:
+    Grid(std::initializer_list<long long> extents) : Grid(std::vector<long long>(extents)) {}
+    explicit Grid(const std::vector<long long>& extents) {
+        detail::require(!extents.empty() && extents.size() <= 8, "a task grid has 1 to 8 dimensions; got ",
+                        extents.size());
+        std::uint64_t size = 1;
+        for (std::size_t d = 0; d < extents.size(); ++d) {
+            detail::require(extents[d] >= 1, "task grid extent of dimension ", d, " must be at least 1; got ",
+                            extents[d]);
+            size *= static_cast<std::uint64_t>(extents[d]);
+            detail::require(size < (1ULL << 31), "a task grid may have at most 2^31 - 1 tasks");
+            extents_.push_back(static_cast<std::uint32_t>(extents[d]));
+        }
+        size_ = static_cast<std::size_t>(size);
+    }
+
+    [[nodiscard]] std::size_t rank() const { return extents_.size(); }
+    [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] std::uint32_t extent(std::size_t d) const { return extents_[d]; }
+    [[nodiscard]] const std::vector<std::uint32_t>& extents() const { return extents_; }
+
+    /// Coordinates of task t (dimension 0 fastest).
+    [[nodiscard]] std::vector<std::uint32_t> coord(std::size_t t) const {
+        std::vector<std::uint32_t> c(rank());
+        for (std::size_t d = 0; d < rank(); ++d) {
+            c[d] = static_cast<std::uint32_t>(t % extents_[d]);
+            t /= extents_[d];
+        }
+        return c;
+    }
+
+    [[nodiscard]] std::size_t task(const std::vector<std::uint32_t>& c) const {
+        std::size_t t = 0;
+        for (std::size_t d = rank(); d-- > 0;) t = t * extents_[d] + c[d];
+        return t;
+    }
+
+private:
+    std::vector<std::uint32_t> extents_;
+    std::size_t size_ = 0;
+};
+
+}  // namespace fabric

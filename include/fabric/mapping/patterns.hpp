@@ -1,0 +1,188 @@
+// Traffic patterns. Each source task sends one unit in total, split over its
+// destinations as the pattern says (see concepts/traffic.hpp). A pattern visits
+// its flows through a callback f(source, destination, amount); flows are not
+// stored, so a 4096-task all-to-all costs no memory.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include <fabric/concepts/traffic.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/mapping/grid.hpp>
+
+namespace fabric {
+
+/// Uniform all-to-all: every task sends 1/n to every task, itself included.
+class UniformTraffic {
+public:
+    explicit UniformTraffic(std::size_t tasks) : n_(tasks) {
+        detail::require(tasks >= 1, "uniform traffic needs at least 1 task");
+    }
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        const double share = 1.0 / static_cast<double>(n_);
+        for (std::size_t s = 0; s < n_; ++s)
+            for (std::size_t d = 0; d < n_; ++d) f(s, d, share);
+    }
+
+private:
+    std::size_t n_;
+};
+
+/// Nearest neighbour (halo) on a task grid: each task sends 1/(2r) to each of its
+/// 2r neighbours (+1 and -1 in each of the r dimensions of extent > 1). With
+/// periodic boundaries the grid wraps; without, a task on an edge sends only to
+/// the neighbours it has, still 1/(2r) each (the PERCS mapping paper's convention).
+class HaloTraffic {
+public:
+    explicit HaloTraffic(Grid grid, bool periodic = true) : grid_(std::move(grid)), periodic_(periodic) {
+        for (std::size_t d = 0; d < grid_.rank(); ++d) active_ += grid_.extent(d) > 1 ? 1 : 0;
+    }
+    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
+    [[nodiscard]] const Grid& grid() const { return grid_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        if (active_ == 0) return;
+        const double share = 1.0 / static_cast<double>(2 * active_);
+        std::size_t stride = 1;
+        for (std::size_t d = 0; d < grid_.rank(); ++d) {
+            const std::size_t k = grid_.extent(d);
+            if (k > 1) {
+                for (std::size_t t = 0; t < grid_.size(); ++t) {
+                    const std::size_t x = (t / stride) % k;
+                    if (x + 1 < k) f(t, t + stride, share);
+                    else if (periodic_) f(t, t - x * stride, share);
+                    if (x > 0) f(t, t - stride, share);
+                    else if (periodic_) f(t, t + (k - 1) * stride, share);
+                }
+            }
+            stride *= k;
+        }
+    }
+
+private:
+    Grid grid_;
+    bool periodic_;
+    std::size_t active_ = 0;
+};
+
+/// Transpose as the PERCS mapping paper defines it, on a P x Q grid (P rows, Q
+/// columns, task = row * Q + column): each task sends 1/(2Q) to every task of its
+/// row and 1/(2P) to every task of its column, itself included in both.
+class TransposeTraffic {
+public:
+    TransposeTraffic(std::size_t rows, std::size_t cols) : p_(rows), q_(cols) {
+        detail::require(rows >= 1 && cols >= 1, "transpose traffic needs a grid of at least 1 x 1; got ", rows, " x ",
+                        cols);
+    }
+    [[nodiscard]] std::size_t task_count() const { return p_ * q_; }
+    [[nodiscard]] std::size_t rows() const { return p_; }
+    [[nodiscard]] std::size_t cols() const { return q_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        const double row_share = 0.5 / static_cast<double>(q_);
+        const double col_share = 0.5 / static_cast<double>(p_);
+        for (std::size_t r = 0; r < p_; ++r)
+            for (std::size_t c = 0; c < q_; ++c) {
+                const std::size_t t = r * q_ + c;
+                for (std::size_t c2 = 0; c2 < q_; ++c2) f(t, r * q_ + c2, row_share);
+                for (std::size_t r2 = 0; r2 < p_; ++r2) f(t, r2 * q_ + c, col_share);
+            }
+    }
+
+private:
+    std::size_t p_, q_;
+};
+
+/// Bit complement: task t sends its unit to ~t (n a power of two).
+class BitComplementTraffic {
+public:
+    explicit BitComplementTraffic(std::size_t tasks) : n_(tasks) {
+        detail::require(tasks >= 1 && std::has_single_bit(tasks), "bit-complement traffic needs a power-of-two "
+                        "number of tasks; got ", tasks);
+    }
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        for (std::size_t t = 0; t < n_; ++t) f(t, (~t) & (n_ - 1), 1.0);
+    }
+
+private:
+    std::size_t n_;
+};
+
+/// Tornado on a task grid: in every dimension of extent k, the destination is
+/// ceil(k/2) - 1 positions ahead (k/2 - 1 for even k), the worst case for
+/// minimal routing on a ring (Dally and Towles).
+class TornadoTraffic {
+public:
+    explicit TornadoTraffic(Grid grid) : grid_(std::move(grid)) {}
+    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        for (std::size_t t = 0; t < grid_.size(); ++t) {
+            auto c = grid_.coord(t);
+            for (std::size_t d = 0; d < grid_.rank(); ++d) {
+                const std::uint32_t k = grid_.extent(d);
+                c[d] = (c[d] + (k + 1) / 2 - 1) % k;
+            }
+            f(t, grid_.task(c), 1.0);
+        }
+    }
+
+private:
+    Grid grid_;
+};
+
+/// A random permutation, drawn from fabric::Random with the given seed.
+class RandomPermutationTraffic {
+public:
+    RandomPermutationTraffic(std::size_t tasks, std::uint64_t seed) : dest_(tasks) {
+        detail::require(tasks >= 1, "a random permutation needs at least 1 task");
+        std::iota(dest_.begin(), dest_.end(), std::size_t{0});
+        Random rng(seed);
+        rng.shuffle(std::span<std::size_t>(dest_));
+    }
+    [[nodiscard]] std::size_t task_count() const { return dest_.size(); }
+    [[nodiscard]] std::size_t destination(std::size_t t) const { return dest_[t]; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        for (std::size_t t = 0; t < dest_.size(); ++t) f(t, dest_[t], 1.0);
+    }
+
+private:
+    std::vector<std::size_t> dest_;
+};
+
+/// An explicit traffic matrix: amount[s * n + d] is what task s sends to d.
+/// Amounts are taken as given (not normalised); negative amounts are refused.
+class TrafficMatrix {
+public:
+    TrafficMatrix(std::size_t tasks, std::vector<double> amounts) : n_(tasks), amount_(std::move(amounts)) {
+        detail::require(amount_.size() == n_ * n_, "a traffic matrix for ", n_, " tasks needs ", n_ * n_,
+                        " entries; got ", amount_.size());
+        for (std::size_t i = 0; i < amount_.size(); ++i)
+            detail::require(amount_[i] >= 0, "traffic matrix entry (", i / n_, ", ", i % n_,
+                            ") must not be negative");
+    }
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        for (std::size_t s = 0; s < n_; ++s)
+            for (std::size_t d = 0; d < n_; ++d)
+                if (const double a = amount_[s * n_ + d]; a != 0) f(s, d, a);
+    }
+
+private:
+    std::size_t n_;
+    std::vector<double> amount_;
+};
+
+}  // namespace fabric

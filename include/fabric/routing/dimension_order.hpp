@@ -1,0 +1,177 @@
+// Dimension-order routing on the k-ary n-cube: correct dimension 0 first, then 1,
+// and so on, each along the shorter way round its ring.
+//
+// On an even ring, a destination k/2 away is as near one way as the other. Two
+// named policies settle the tie: DorTiePositive always goes the + way;
+// DorTieSplit sends half the pair's traffic each way (for_each_route then
+// returns both paths, each with fraction 1/2 per tied dimension).
+//
+// Virtual channels come from a VC rule:
+//  - NoDateline: one VC everywhere. On a torus whose rings are longer than 3 the
+//    channel dependencies form a cycle (see routing/channel_dependency.hpp).
+//  - Dateline: two VCs. A packet uses VC 0 in a dimension until it crosses that
+//    ring's wraparound channel; the crossing hop and the rest of the dimension use
+//    VC 1. Minimal routes never cross a dateline twice, so each VC's dependencies
+//    along a ring form a chain, and DOR never depends on a lower dimension.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <fabric/concepts/topology.hpp>
+#include <fabric/routing/route.hpp>
+#include <fabric/topology/torus.hpp>
+
+namespace fabric {
+
+/// One virtual channel; no protection against cyclic dependencies on a torus.
+struct NoDateline {
+    static constexpr std::size_t vcs = 1;
+};
+/// Two virtual channels, switched at each ring's wraparound link.
+struct Dateline {
+    static constexpr std::size_t vcs = 2;
+};
+
+enum class TieRule : std::uint8_t { positive, split };
+
+template <TieRule Tie, class VcRule = Dateline>
+struct DimensionOrder {
+    static constexpr TieRule tie = Tie;
+    using vc_rule = VcRule;
+    /// A route's channel dependencies never lead from a dimension to a lower one,
+    /// so cycles can only lie within one ring: the deadlock check may test rings alone.
+    static constexpr bool dimension_separable = true;
+
+    template <class T>
+    static constexpr bool fits = detail::is_kary_ncube_v<T>;
+
+    template <class T>
+    static constexpr std::size_t vcs_required = T::wraparound ? VcRule::vcs : 1;
+
+    /// Every channel the pair's traffic crosses, with the fraction crossing it.
+    template <class T, class F>
+    constexpr void for_each_hop(const T& topo, NodeId src, NodeId dst, F&& f) const {
+        const auto cs = topo.coord(src);
+        const auto cd = topo.coord(dst);
+        std::uint32_t at = src.value;
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            if (cs[d] == cd[d]) continue;
+            const Leg leg = plan(topo, d, cs[d], cd[d]);
+            if (leg.tied && Tie == TieRule::split) {
+                walk(topo, d, at, cs[d], leg.forward, +1, 0.5, f);
+                walk(topo, d, at, cs[d], topo.extent(d) - leg.forward, -1, 0.5, f);
+            } else {
+                walk(topo, d, at, cs[d], leg.hops, leg.direction, 1.0, f);
+            }
+            at = static_cast<std::uint32_t>(at + (static_cast<std::int64_t>(cd[d]) - cs[d]) * topo.stride(d));
+        }
+    }
+
+    /// Every distinct path, with its fraction of the pair's traffic.
+    template <class T, class F>
+    constexpr void for_each_route(const T& topo, NodeId src, NodeId dst, F&& f) const {
+        const auto cs = topo.coord(src);
+        const auto cd = topo.coord(dst);
+        std::array<Leg, T::rank> legs{};
+        std::size_t tied = 0;
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            if (cs[d] == cd[d]) continue;
+            legs[d] = plan(topo, d, cs[d], cd[d]);
+            if (legs[d].tied && Tie == TieRule::split) ++tied;
+        }
+        const double fraction = 1.0 / static_cast<double>(std::size_t{1} << tied);
+        std::vector<Hop> hops;
+        hops.reserve(topo.diameter() + 1);
+        for (std::size_t mask = 0; mask < (std::size_t{1} << tied); ++mask) {
+            hops.clear();
+            std::uint32_t at = src.value;
+            std::size_t bit = 0;
+            for (std::size_t d = 0; d < T::rank; ++d) {
+                if (cs[d] == cd[d]) continue;
+                Leg leg = legs[d];
+                if (leg.tied && Tie == TieRule::split) {
+                    if ((mask >> bit++) & 1U) {
+                        leg.direction = -1;
+                        leg.hops = topo.extent(d) - leg.forward;
+                    } else {
+                        leg.direction = +1;
+                        leg.hops = leg.forward;
+                    }
+                }
+                std::uint8_t vc = 0;
+                std::uint32_t x = cs[d];
+                for (std::uint32_t h = 0; h < leg.hops; ++h) {
+                    const PortId port = T::port(d, leg.direction);
+                    if constexpr (VcRule::vcs > 1) {
+                        if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
+                    }
+                    hops.push_back(Hop{NodeId{at}, port, vc});
+                    step(topo, d, at, x, leg.direction);
+                }
+            }
+            f(std::span<const Hop>(hops), fraction);
+        }
+    }
+
+private:
+    struct Leg {
+        std::uint32_t forward = 0;  // hops going +
+        std::uint32_t hops = 0;     // hops the chosen way
+        int direction = +1;
+        bool tied = false;
+    };
+
+    template <class T>
+    static constexpr Leg plan(const T& topo, std::size_t d, std::uint32_t a, std::uint32_t b) {
+        const std::uint32_t k = topo.extent(d);
+        Leg leg;
+        if constexpr (T::wraparound) {
+            leg.forward = b >= a ? b - a : b + k - a;
+            const std::uint32_t backward = k - leg.forward;
+            leg.tied = leg.forward == backward;
+            leg.direction = leg.forward <= backward ? +1 : -1;
+            leg.hops = leg.direction > 0 ? leg.forward : backward;
+        } else {
+            leg.direction = b > a ? +1 : -1;
+            leg.hops = b > a ? b - a : a - b;
+            leg.forward = leg.hops;
+        }
+        return leg;
+    }
+
+    template <class T>
+    static constexpr void step(const T& topo, std::size_t d, std::uint32_t& at, std::uint32_t& x, int direction) {
+        const std::uint32_t k = topo.extent(d);
+        const std::uint32_t s = topo.stride(d);
+        if (direction > 0) {
+            if (x + 1 == k) { at -= x * s; x = 0; }
+            else { at += s; ++x; }
+        } else {
+            if (x == 0) { at += (k - 1) * s; x = k - 1; }
+            else { at -= s; --x; }
+        }
+    }
+
+    template <class T, class F>
+    static constexpr void walk(const T& topo, std::size_t d, std::uint32_t at, std::uint32_t x, std::uint32_t hops,
+                               int direction, double weight, F& f) {
+        const PortId port = T::port(d, direction);
+        for (std::uint32_t h = 0; h < hops; ++h) {
+            f(NodeId{at}, port, weight);
+            step(topo, d, at, x, direction);
+        }
+    }
+};
+
+/// Dimension order; ties at k/2 always resolved in the + direction.
+template <class VcRule = Dateline>
+using DorTiePositive = DimensionOrder<TieRule::positive, VcRule>;
+/// Dimension order; ties at k/2 split evenly between the two directions.
+template <class VcRule = Dateline>
+using DorTieSplit = DimensionOrder<TieRule::split, VcRule>;
+
+}  // namespace fabric

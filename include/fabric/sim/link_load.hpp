@@ -1,0 +1,142 @@
+// The flow-level link-load kernel: exact channel loads for a traffic pattern.
+//
+// Every communicating pair's amount is split over the channels its routes cross,
+// in the fractions the routing policy gives (for_each_hop), and added to that
+// channel's load. From the loads come, per link class, the maximum load and the
+// throughput it allows: each task may inject at most bandwidth / max_load, so a
+// node of m tasks at m * bandwidth / max_load (the PERCS mapping paper's tau with
+// m = 4). A routing policy that can aggregate (add whole groups of pairs at once)
+// provides accumulate_loads and is called instead of the pair-by-pair walk.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <fabric/concepts/topology.hpp>
+#include <fabric/concepts/traffic.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/core/units.hpp>
+#include <fabric/mapping/placement.hpp>
+
+namespace fabric {
+
+/// Loads of one link class.
+struct ClassLoad {
+    std::string_view link_name;
+    GBps bandwidth{};
+    double max_load = 0;       // units per channel, each task injecting one unit
+    ChannelId busiest{};       // a channel carrying max_load (the lowest index)
+    std::size_t channels = 0;  // channels of this class that exist
+    double total_load = 0;     // summed over the class
+    /// GB/s per node that the class allows: tasks_per_node * bandwidth / max_load.
+    double throughput = std::numeric_limits<double>::infinity();
+};
+
+/// The result of the kernel: every channel's load, and the per-class summary.
+class LinkLoads {
+public:
+    LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes)
+        : ports_(ports_per_node), loads_(std::move(loads)), classes_(std::move(classes)) {
+        for (std::size_t c = 1; c < classes_.size(); ++c)
+            if (classes_[c].throughput < classes_[bottleneck_].throughput) bottleneck_ = c;
+    }
+
+    [[nodiscard]] double load(NodeId node, PortId port) const { return loads_[node.value * ports_ + port.value]; }
+    [[nodiscard]] double load(ChannelId channel) const { return loads_[channel.value]; }
+    /// Loads indexed by channel slot, node * ports_per_node + port (0 where there is no link).
+    [[nodiscard]] std::span<const double> per_channel() const { return loads_; }
+    [[nodiscard]] std::size_t ports_per_node() const { return ports_; }
+
+    [[nodiscard]] const std::vector<ClassLoad>& classes() const { return classes_; }
+    [[nodiscard]] const ClassLoad& link_class(std::size_t c) const { return classes_[c]; }
+    /// The class whose throughput is smallest (the first such).
+    [[nodiscard]] std::size_t bottleneck() const { return bottleneck_; }
+    /// GB/s per node: the smallest class throughput.
+    [[nodiscard]] double throughput() const { return classes_[bottleneck_].throughput; }
+    [[nodiscard]] double max_load() const {
+        double m = 0;
+        for (const auto& c : classes_) m = c.max_load > m ? c.max_load : m;
+        return m;
+    }
+
+private:
+    std::size_t ports_;
+    std::vector<double> loads_;
+    std::vector<ClassLoad> classes_;
+    std::size_t bottleneck_ = 0;
+};
+
+namespace detail {
+
+template <class Fab>
+LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double tasks_per_node) {
+    using T = typename Fab::topology_type;
+    const T& topo = fab.topology();
+    std::vector<ClassLoad> classes(link_class_count_v<T>);
+    for_each_link_class(topo, [&](std::size_t c, const auto& link) {
+        classes[c].link_name = std::remove_cvref_t<decltype(link)>::name;
+        classes[c].bandwidth = link.bandwidth();
+    });
+    const auto nodes = static_cast<std::uint32_t>(topo.node_count());
+    for (std::uint32_t n = 0; n < nodes; ++n) {
+        for (std::uint32_t p = 0; p < T::ports_per_node; ++p) {
+            if (!topo.neighbour(NodeId{n}, PortId{p}).valid()) continue;
+            const std::size_t slot = static_cast<std::size_t>(n) * T::ports_per_node + p;
+            ClassLoad& cls = classes[topo.link_class(NodeId{n}, PortId{p})];
+            ++cls.channels;
+            cls.total_load += loads[slot];
+            if (!cls.busiest.valid() || loads[slot] > cls.max_load) {
+                cls.busiest = ChannelId{static_cast<std::uint32_t>(slot)};
+                cls.max_load = loads[slot];
+            }
+        }
+    }
+    for (auto& cls : classes)
+        if (cls.max_load > 0) cls.throughput = tasks_per_node * cls.bandwidth.count / cls.max_load;
+    return LinkLoads(T::ports_per_node, std::move(loads), std::move(classes));
+}
+
+}  // namespace detail
+
+/// Loads of `pattern` on `fab` with tasks placed by `placement`.
+template <class Fab, TrafficPattern P>
+LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement) {
+    using T = typename Fab::topology_type;
+    const T& topo = fab.topology();
+    detail::require(placement.task_count() == pattern.task_count(), "the placement places ",
+                    placement.task_count(), " tasks but the traffic pattern has ", pattern.task_count());
+    detail::require(placement.node_count() == topo.node_count(), "the placement is for ", placement.node_count(),
+                    " nodes but the topology has ", topo.node_count());
+    std::vector<double> loads(channel_slots(topo), 0.0);
+    const auto& routing = fab.routing();
+    if constexpr (requires { routing.accumulate_loads(topo, pattern, placement, loads); }) {
+        routing.accumulate_loads(topo, pattern, placement, loads);
+    } else {
+        const std::uint32_t* node_of = placement.nodes().data();
+        double* load = loads.data();
+        pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+            const std::uint32_t a = node_of[s];
+            const std::uint32_t b = node_of[d];
+            if (a == b) return;
+            routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
+                load[static_cast<std::size_t>(n.value) * T::ports_per_node + p.value] += amount * fraction;
+            });
+        });
+    }
+    const double tasks_per_node =
+        static_cast<double>(placement.task_count()) / static_cast<double>(topo.node_count());
+    return detail::summarise_loads(fab, std::move(loads), tasks_per_node);
+}
+
+/// Loads of `pattern` on `fab`, task i on node i (the pattern must have one task per node).
+template <class Fab, TrafficPattern P>
+LinkLoads link_load(const Fab& fab, const P& pattern) {
+    return link_load(fab, pattern, Placement::blocked(pattern.task_count(), fab.topology().node_count()));
+}
+
+}  // namespace fabric

@@ -1,0 +1,66 @@
+// The channel-dependency check: a torus with wraparound links and one VC has a
+// cycle; the dateline with two VCs removes it; meshes and short rings have none.
+#include <doctest/doctest.h>
+
+#include <fabric/composition.hpp>
+#include <fabric/routing/channel_dependency.hpp>
+#include <fabric/routing/dimension_order.hpp>
+#include <fabric/topology/torus.hpp>
+
+using namespace fabric;
+
+TEST_CASE("one virtual channel on a torus: the check reports a cycle round a ring") {
+    const Torus<2> t{{4, 5}};
+    const auto report = channel_dependencies(t, DorTieSplit<NoDateline>{}, 1);
+    REQUIRE_FALSE(report.acyclic);
+    REQUIRE(report.cycle.size() >= 2);
+    // The cycle is a closed walk: each channel ends where the next one starts.
+    for (std::size_t i = 0; i < report.cycle.size(); ++i) {
+        const auto& c = report.cycle[i];
+        const auto& next = report.cycle[(i + 1) % report.cycle.size()];
+        CHECK(t.neighbour(c.node, c.port) == next.node);
+    }
+    CHECK(report.describe_cycle().find("(node 0, port 0, vc 0) -> (node 1, port 0, vc 0)") != std::string::npos);
+}
+
+TEST_CASE("the dateline with two virtual channels makes dimension order deadlock free") {
+    for (const auto& shape : std::vector<std::vector<long long>>{{4, 4}, {8, 3}, {5, 6}, {2, 9}}) {
+        const Torus<2> t(shape);
+        CHECK(channel_dependencies(t, DorTieSplit<Dateline>{}, 2).acyclic);
+        CHECK(channel_dependencies(t, DorTiePositive<Dateline>{}, 2).acyclic);
+        CHECK(channel_dependencies(Mesh<2>(shape), DorTieSplit<NoDateline>{}, 1).acyclic);
+    }
+    // Rings of 3 or fewer have routes of one hop: no dependency at all.
+    CHECK(channel_dependencies(Torus<2>({3, 3}), DorTieSplit<NoDateline>{}, 1).acyclic);
+    CHECK(channel_dependencies(Torus<1>({3}), DorTieSplit<NoDateline>{}, 1).dependencies == 0);
+}
+
+TEST_CASE("the per-ring check of dimension order agrees with the full check") {
+    for (const auto& shape : std::vector<std::vector<long long>>{{4, 4}, {3, 5}, {2, 2}, {6, 2}, {3, 3}}) {
+        const Torus<2> t(shape);
+        for (std::size_t vcs : {1, 2}) {
+            const auto fast = channel_dependencies(t, DorTieSplit<NoDateline>{}, vcs);
+            const auto full = detail::full_dependency_check(t, DorTieSplit<NoDateline>{}, vcs);
+            CHECK(fast.acyclic == full.acyclic);
+            CHECK(fast.dependencies <= full.dependencies);  // the ring check omits cross-dimension edges
+            const auto fast_d = channel_dependencies(t, DorTieSplit<Dateline>{}, 2);
+            const auto full_d = detail::full_dependency_check(t, DorTieSplit<Dateline>{}, 2);
+            CHECK(fast_d.acyclic == full_d.acyclic);
+        }
+    }
+}
+
+TEST_CASE("a fabric with run-time extents checks deadlock freedom once, at construction") {
+    using OneVc = Torus<2, BasicLink<1>>;
+    CHECK_THROWS_WITH_AS((Fabric<OneVc, DorTieSplit<NoDateline>>{OneVc({4, 4})}),
+                         doctest::Contains("fabric: the routing policy can deadlock on this topology"), config_error);
+    CHECK_NOTHROW((Fabric<OneVc, DorTieSplit<NoDateline>>{OneVc({4, 4}), allow_deadlock}));
+    CHECK_NOTHROW((Fabric<OneVc, DorTieSplit<NoDateline>>{OneVc({3, 2})}));
+    CHECK_NOTHROW((Fabric<Torus<2>, DorTieSplit<Dateline>>{Torus<2>({16, 16})}));
+}
+
+TEST_CASE("credit flow control is validated when the fabric is built") {
+    CHECK_THROWS_WITH_AS((Fabric<Torus<1>, DorTieSplit<>>{Torus<1>({4}), DorTieSplit<>{}, Credit{0, 1}}),
+                         "fabric: Credit flow control needs at least 1 buffer slot per virtual channel; got 0",
+                         config_error);
+}
