@@ -5,7 +5,9 @@
 // flow-control protocol must be able to drive every link class, and, when the
 // topology's sizes are static, the channel-dependency graph must be acyclic (a
 // constexpr evaluation of routing/channel_dependency.hpp). With run-time sizes the
-// same deadlock check runs once at construction and throws config_error, unless
+// same deadlock check runs once at construction and throws config_error (policies
+// whose VC levels strictly increase along every route are acyclic by construction
+// and skip it), unless
 // the user asks for a configuration that may deadlock (fabric::allow_deadlock),
 // for instance to watch a simulation deadlock.
 #pragma once
@@ -45,6 +47,32 @@ constexpr bool topology_has_static_sizes() {
     else return false;
 }
 
+/// True when every link class of T has the virtual channels R needs on it.
+template <class T, class R>
+consteval bool enough_vcs() {
+    constexpr auto& have = link_pack<typename T::link_types>::vcs;
+    constexpr auto need = R::template vcs_required<T>;
+    if constexpr (std::is_integral_v<std::remove_cvref_t<decltype(need)>>) {
+        for (const auto h : have)
+            if (h < need) return false;
+        return true;
+    } else {
+        static_assert(std::size(need) == std::size(have),
+                      "fabric: vcs_required must give one count per link class of the topology");
+        for (std::size_t c = 0; c < std::size(have); ++c)
+            if (have[c] < need[c]) return false;
+        return true;
+    }
+}
+
+/// Policies that assign virtual channels so that a level strictly increases
+/// along every route are deadlock free by construction; the others are checked.
+template <class R>
+constexpr bool deadlock_free_by_construction() {
+    if constexpr (requires { R::vc_levels_increase; }) return R::vc_levels_increase;
+    else return false;
+}
+
 template <class T, class R, class F>
 consteval fabric_rule first_broken_rule() {
     if constexpr (!Topology<T>) {
@@ -53,7 +81,7 @@ consteval fabric_rule first_broken_rule() {
         return fabric_rule::routing_does_not_fit;
     } else if constexpr (!RoutingPolicyFor<R, T>) {
         return fabric_rule::not_a_routing_policy;
-    } else if constexpr (min_virtual_channels_v<T> < R::template vcs_required<T>) {
+    } else if constexpr (!enough_vcs<T, R>()) {
         return fabric_rule::too_few_vcs;
     } else if constexpr (!FlowControl<F>) {
         return fabric_rule::not_a_flow_control;
@@ -102,7 +130,8 @@ public:
     constexpr explicit Fabric(Topo topology, Routing routing = {}, Flow flow = {})
         : topology_(std::move(topology)), routing_(std::move(routing)), flow_(std::move(flow)) {
         flow_.validate();
-        if constexpr (!detail::topology_has_static_sizes<Topo>()) {
+        if constexpr (!detail::topology_has_static_sizes<Topo>() &&
+                      !detail::deadlock_free_by_construction<Routing>()) {
             const auto report = channel_dependencies(topology_, routing_, min_virtual_channels_v<Topo>);
             if (!report.acyclic)
                 throw config_error(detail::message(
@@ -111,6 +140,9 @@ public:
                     "; use fabric::Dateline virtual channels, or pass fabric::allow_deadlock to build it anyway"));
         }
     }
+
+    /// A fabric whose topology has static sizes needs no arguments.
+    constexpr Fabric() requires(detail::topology_has_static_sizes<Topo>()) : Fabric(Topo{}) {}
 
     constexpr Fabric(Topo topology, AllowDeadlock, Routing routing = {}, Flow flow = {})
         : topology_(std::move(topology)), routing_(std::move(routing)), flow_(std::move(flow)) {

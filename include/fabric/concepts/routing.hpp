@@ -8,7 +8,8 @@
 //    the traffic crossing it. This is what the flow-level kernel needs, and a
 //    policy can answer it without building paths (striping, tie splits).
 // A policy declares which topologies it fits (R::fits<T>) and how many virtual
-// channels it needs (R::vcs_required<T>), so that a fabric is checked when formed.
+// channels it needs (R::vcs_required<T>: one number for every link class, or a
+// std::array with one number per class), so that a fabric is checked when formed.
 #pragma once
 
 #include <concepts>
@@ -42,7 +43,7 @@ template <class R, class T>
 concept RoutingPolicyFor =
     Topology<T> && R::template fits<T> &&
     requires(const R& routing, const T& topo, NodeId src, NodeId dst) {
-        { R::template vcs_required<T> } -> std::convertible_to<std::size_t>;
+        R::template vcs_required<T>;  // a count for every link class, or one count per class
         routing.for_each_route(topo, src, dst, detail::route_sink{});
         routing.for_each_hop(topo, src, dst, detail::hop_sink{});
     };

@@ -8,6 +8,7 @@
 // Boost.Hana tuple, and holds one value of each (`links()`).
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 
@@ -37,6 +38,7 @@ struct link_pack;
 template <class... Links>
 struct link_pack<boost::hana::tuple<Links...>> {
     static constexpr std::size_t count = sizeof...(Links);
+    static constexpr std::array<std::size_t, sizeof...(Links)> vcs{Links::virtual_channels...};
     static constexpr std::size_t min_vcs = [] {
         std::size_t vcs = ~std::size_t{0};
         ((vcs = Links::virtual_channels < vcs ? Links::virtual_channels : vcs), ...);

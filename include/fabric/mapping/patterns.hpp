@@ -18,22 +18,30 @@
 
 namespace fabric {
 
-/// Uniform all-to-all: every task sends 1/n to every task, itself included.
+/// Uniform all-to-all: every task sends 1/n to every task, itself included (Dally
+/// and Towles's convention), or 1/(n - 1) to every other task (Self::excluded, the
+/// convention of an MPI all-to-all and of the PERCS all-to-all model).
 class UniformTraffic {
 public:
-    explicit UniformTraffic(std::size_t tasks) : n_(tasks) {
-        detail::require(tasks >= 1, "uniform traffic needs at least 1 task");
+    enum class Self : bool { excluded = false, included = true };
+
+    explicit UniformTraffic(std::size_t tasks, Self self = Self::included) : n_(tasks), self_(self) {
+        detail::require(tasks >= (self == Self::included ? 1U : 2U), "uniform traffic needs at least ",
+                        self == Self::included ? 1 : 2, " tasks; got ", tasks);
     }
     [[nodiscard]] std::size_t task_count() const { return n_; }
     template <class F>
     void for_each_flow(F&& f) const {
-        const double share = 1.0 / static_cast<double>(n_);
+        const bool with_self = self_ == Self::included;
+        const double share = 1.0 / static_cast<double>(with_self ? n_ : n_ - 1);
         for (std::size_t s = 0; s < n_; ++s)
-            for (std::size_t d = 0; d < n_; ++d) f(s, d, share);
+            for (std::size_t d = 0; d < n_; ++d)
+                if (with_self || d != s) f(s, d, share);
     }
 
 private:
     std::size_t n_;
+    Self self_;
 };
 
 /// Nearest neighbour (halo) on a task grid: each task sends 1/(2r) to each of its

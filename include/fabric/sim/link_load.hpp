@@ -42,8 +42,10 @@ class LinkLoads {
 public:
     LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes)
         : ports_(ports_per_node), loads_(std::move(loads)), classes_(std::move(classes)) {
+        // Ties (equal within rounding) go to the class listed last: on PERCS, D
+        // before LR before LL, as the mapping paper's tables name them.
         for (std::size_t c = 1; c < classes_.size(); ++c)
-            if (classes_[c].throughput < classes_[bottleneck_].throughput) bottleneck_ = c;
+            if (classes_[c].throughput <= classes_[bottleneck_].throughput * (1 + 1e-12)) bottleneck_ = c;
     }
 
     [[nodiscard]] double load(NodeId node, PortId port) const { return loads_[node.value * ports_ + port.value]; }
@@ -54,7 +56,7 @@ public:
 
     [[nodiscard]] const std::vector<ClassLoad>& classes() const { return classes_; }
     [[nodiscard]] const ClassLoad& link_class(std::size_t c) const { return classes_[c]; }
-    /// The class whose throughput is smallest (the first such).
+    /// The class whose throughput is smallest (the last such, on a tie).
     [[nodiscard]] std::size_t bottleneck() const { return bottleneck_; }
     /// GB/s per node: the smallest class throughput.
     [[nodiscard]] double throughput() const { return classes_[bottleneck_].throughput; }

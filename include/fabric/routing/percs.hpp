@@ -1,0 +1,362 @@
+// Routing on the PERCS network (Chakaravarthy et al., sections IV-A and V-A;
+// Arimilli et al., section VI).
+//
+// Inside a supernode, traffic from u to v is either sent over the one L link
+// (single hop) or striped over 8 paths u -> x -> v, x any node of u's drawer, the
+// self-loops included (1/8 each): LL-LL inside a drawer, LL-LR across drawers.
+// Between supernodes:
+//  - Direct: striped over the n_d D links from a to b, paths L-D-L (1/n_d each).
+//  - Indirect: striped over all n_s n_d D links out of a (self-loop and links to
+//    b included, 1/(n_s n_d) each): L-D-L-D-L, where the second D hop leaves the
+//    bucket the first one landed in.
+//  - IndirectVia: software names the intermediate supernode (the hub's first
+//    route-selection mode); striped over the n_d links from a to it.
+// An L hop from a node to itself (the source holds the D port, the D link lands on
+// the destination, a striped path bounces at its own end) either carries no load
+// (ZeroHop::skip, the default) or loads the node's LL self-loop
+// (ZeroHop::self_loop). The mapping paper's prose describes striping through the
+// self-loop, but its Tables I, III and IV are reproduced, cell for cell, only when
+// such hops carry no load, and the interconnect paper's all-to-all model counts no
+// such hop either; so skip is the default and self_loop the variant.
+//
+// Virtual channels by hop position: the slots of the longest route L-D-L-D-L
+// carry L VCs 0, 1, 2 and D VCs 0, 1; a shorter route uses the slots it reaches
+// (L-L: L0, L1; L-D-L: L0, D0, L1). The level of a slot (L0 < D0 < L1 < D1 < L2)
+// strictly increases along every route, so the channel-dependency graph is
+// acyclic by construction (vc_levels_increase); tests confirm it with the full check.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <fabric/core/ids.hpp>
+#include <fabric/mapping/placement.hpp>
+#include <fabric/routing/route.hpp>
+#include <fabric/topology/percs.hpp>
+
+namespace fabric {
+
+enum class IntraRoute : std::uint8_t { striped, single_hop };
+enum class ZeroHop : std::uint8_t { self_loop, skip };
+
+namespace detail {
+
+/// Shared machinery of the PERCS policies: hop emission and the intra-supernode part.
+template <IntraRoute Intra, ZeroHop Zero>
+struct percs_routing_base {
+    static constexpr IntraRoute intra = Intra;
+    static constexpr ZeroHop zero_hop = Zero;
+    static constexpr bool vc_levels_increase = true;
+
+    template <class T>
+    static constexpr bool fits = is_percs_v<T>;
+
+    /// Level of a virtual channel: L0 < D0 < L1 < D1 < L2.
+    static constexpr int level(std::size_t link_class, std::uint8_t vc) {
+        return link_class == PercsTopology::D ? 2 * vc + 1 : 2 * vc;
+    }
+
+    /// A route under construction, with its weight: pushes hops, skipping or
+    /// keeping self-loop L hops.
+    struct path {
+        std::array<Hop, 5> hops{};
+        std::size_t size = 0;
+        void l(std::uint32_t a, std::uint32_t from, std::uint32_t to, std::uint8_t vc) {
+            if (from == to && Zero == ZeroHop::skip) return;
+            hops[size++] = Hop{PercsTopology::node(a, from), PercsTopology::l_port(from, to), vc};
+        }
+        void d(const PercsTopology& t, std::uint32_t a, std::uint32_t from, std::uint32_t b, std::uint8_t vc) {
+            hops[size++] = Hop{PercsTopology::node(a, from), t.d_port(a, from, b), vc};
+        }
+        [[nodiscard]] std::span<const Hop> view() const { return {hops.data(), size}; }
+    };
+
+    /// Calls f(path) for every intra-supernode path from u to v (u != v) and returns their count.
+    template <class F>
+    static std::size_t intra_paths(std::uint32_t a, std::uint32_t u, std::uint32_t v, F&& f) {
+        if constexpr (Intra == IntraRoute::single_hop) {
+            path p;
+            p.l(a, u, v, 0);
+            f(p);
+            return 1;
+        } else {
+            const std::uint32_t base = PercsTopology::drawer_of_local(u) * PercsTopology::nodes_per_drawer;
+            for (std::uint32_t x = base; x < base + PercsTopology::nodes_per_drawer; ++x) {
+                path p;
+                p.l(a, u, x, 0);
+                p.l(a, x, v, 1);
+                f(p);
+            }
+            return PercsTopology::nodes_per_drawer;
+        }
+    }
+
+    template <class Derived, class F>
+    static void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
+        t.check_node(src);
+        t.check_node(dst);
+        if (src == dst) return;
+        const std::uint32_t a = PercsTopology::supernode_of(src), b = PercsTopology::supernode_of(dst);
+        const std::uint32_t u = PercsTopology::local_of(src), v = PercsTopology::local_of(dst);
+        if (a == b) {
+            const double w = 1.0 / (Intra == IntraRoute::striped ? PercsTopology::nodes_per_drawer : 1);
+            intra_paths(a, u, v, [&](const path& p) { f(p.view(), w); });
+            return;
+        }
+        self.inter_paths(t, a, u, b, v, f);
+    }
+};
+
+}  // namespace detail
+
+/// Direct routing: L-D-L over the n_d D links joining the two supernodes.
+template <IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
+struct PercsDirect : detail::percs_routing_base<Intra, Zero> {
+    using base = detail::percs_routing_base<Intra, Zero>;
+    using typename base::path;
+
+    /// Per link class (LL, LR, D): L0 and L1, D0.
+    template <class T>
+    static constexpr std::array<std::size_t, 3> vcs_required{2, 2, 1};
+
+    template <class F>
+    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+                     F&& f) const {
+        const std::uint32_t nd = t.d_links_per_pair();
+        const double w = 1.0 / nd;
+        for (std::uint32_t j = 0; j < nd; ++j) {
+            const std::uint32_t p = t.d_source_local(a, b, j), q = t.d_landing_local(a, b, j);
+            path route;
+            route.l(a, u, p, 0);
+            route.d(t, a, p, b, 0);
+            route.l(b, q, v, 1);
+            f(route.view(), w);
+        }
+    }
+
+    template <class F>
+    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, f);
+    }
+    template <class F>
+    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
+            for (const Hop& h : hops) f(h.node, h.port, w);
+        });
+    }
+};
+
+/// Indirect routing: L-D-L-D-L over every D link out of the source supernode.
+template <IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
+struct PercsIndirect : detail::percs_routing_base<Intra, Zero> {
+    using base = detail::percs_routing_base<Intra, Zero>;
+    using typename base::path;
+
+    /// Per link class (LL, LR, D): L0, L1, L2 and D0, D1.
+    template <class T>
+    static constexpr std::array<std::size_t, 3> vcs_required{3, 3, 2};
+
+    template <class F>
+    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+                     F&& f) const {
+        const std::uint32_t ns = t.supernodes(), nd = t.d_links_per_pair();
+        // With the bucket template every D link out of a is a path, the self-loop
+        // and the links to b included. Without self-loops (the all-to-all model's
+        // circulant wiring) the intermediate is any supernode other than a and b.
+        const bool loops = t.d_self_loops();
+        const double w = 1.0 / (loops ? static_cast<double>(ns) * nd : static_cast<double>(ns - 2) * nd);
+        for (std::uint32_t c = 0; c < ns; ++c) {
+            if (!loops && (c == a || c == b)) continue;
+            for (std::uint32_t j = 0; j < nd; ++j) {
+                const std::uint32_t first = t.d_source_local(a, c, j), x = t.d_landing_local(a, c, j);
+                const std::uint32_t jx = t.bucket_of_local(x);
+                const std::uint32_t y = t.d_source_local(c, b, jx), z = t.d_landing_local(c, b, jx);
+                path route;
+                route.l(a, u, first, 0);
+                route.d(t, a, first, c, 0);
+                route.l(c, x, y, 1);
+                route.d(t, c, y, b, 1);
+                route.l(b, z, v, 2);
+                f(route.view(), w);
+            }
+        }
+    }
+
+    template <class F>
+    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, f);
+    }
+    template <class F>
+    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
+            for (const Hop& h : hops) f(h.node, h.port, w);
+        });
+    }
+
+    /// Loads of a whole pattern without walking the n_s n_d paths of every pair.
+    /// With the bucket template the paths of a pair (u in a, v in b) spread its
+    /// amount t as follows, which only depends on per-node and per-supernode sums:
+    ///   first L hop   each of the 32 L links out of u (self-loop included): t / 32
+    ///   first D hop   each of the n_s n_d D links out of a: t / (n_s n_d)
+    ///   middle L hop  in every supernode c, bucket j: jW + (a mod W) -> jW + (b mod W): t / (n_s n_d)
+    ///   second D hop  the bucket-j link from every c to b: t / (n_s n_d)
+    ///   last L hop    each of the 32 L links into v: t / 32
+    /// Without the bucket template (all-to-all model) it walks the pairs.
+    template <class Pattern>
+    void accumulate_loads(const PercsTopology& t, const Pattern& pattern, const Placement& placement,
+                          std::vector<double>& load) const;
+};
+
+/// Software names the intermediate supernode: `choose(a, b, n_s)` returns c (not a, not b).
+struct NextSupernode {
+    std::uint32_t operator()(std::uint32_t a, std::uint32_t b, std::uint32_t ns) const {
+        std::uint32_t c = (b + 1) % ns;
+        while (c == a || c == b) c = (c + 1) % ns;
+        return c;
+    }
+};
+
+template <class Chooser = NextSupernode, IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
+struct PercsIndirectVia : detail::percs_routing_base<Intra, Zero> {
+    using base = detail::percs_routing_base<Intra, Zero>;
+    using typename base::path;
+    Chooser choose{};
+
+    template <class T>
+    static constexpr std::array<std::size_t, 3> vcs_required{3, 3, 2};
+
+    template <class F>
+    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+                     F&& f) const {
+        detail::require(t.supernodes() >= 3, "routing through a named intermediate supernode needs at least 3 "
+                        "supernodes; this system has ", t.supernodes());
+        const std::uint32_t c = choose(a, b, t.supernodes());
+        detail::require(c < t.supernodes() && c != a && c != b, "the intermediate supernode must differ from the "
+                        "source (", a, ") and the destination (", b, ") and be below ", t.supernodes(), "; got ", c);
+        const std::uint32_t nd = t.d_links_per_pair();
+        for (std::uint32_t j = 0; j < nd; ++j) {
+            const std::uint32_t first = t.d_source_local(a, c, j), x = t.d_landing_local(a, c, j);
+            const std::uint32_t jx = t.bucket_of_local(x);
+            const std::uint32_t y = t.d_source_local(c, b, jx), z = t.d_landing_local(c, b, jx);
+            path route;
+            route.l(a, u, first, 0);
+            route.d(t, a, first, c, 0);
+            route.l(c, x, y, 1);
+            route.d(t, c, y, b, 1);
+            route.l(b, z, v, 2);
+            f(route.view(), 1.0 / nd);
+        }
+    }
+
+    template <class F>
+    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, f);
+    }
+    template <class F>
+    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
+            for (const Hop& h : hops) f(h.node, h.port, w);
+        });
+    }
+};
+
+/// The mapping paper's routing modes, striped inside supernodes.
+using Direct = PercsDirect<>;
+using Indirect = PercsIndirect<>;
+
+// --- aggregated indirect loads -----------------------------------------------------------
+
+template <IntraRoute Intra, ZeroHop Zero>
+template <class Pattern>
+void PercsIndirect<Intra, Zero>::accumulate_loads(const PercsTopology& t, const Pattern& pattern,
+                                                  const Placement& placement, std::vector<double>& load) const {
+    constexpr std::size_t P = PercsTopology::ports_per_node;
+    constexpr std::uint32_t S = PercsTopology::nodes_per_supernode;
+    const std::uint32_t* node_of = placement.nodes().data();
+    auto add = [&](NodeId n, PortId p, double w) { load[static_cast<std::size_t>(n.value) * P + p.value] += w; };
+
+    if (t.wiring() != PercsTopology::Wiring::bucket) {
+        pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+            if (node_of[s] == node_of[d]) return;
+            for_each_hop(t, NodeId{node_of[s]}, NodeId{node_of[d]},
+                         [&](NodeId n, PortId p, double w) { add(n, p, amount * w); });
+        });
+        return;
+    }
+
+    const std::uint32_t ns = t.supernodes(), nd = t.d_links_per_pair(), W = t.bucket_width();
+    const std::size_t nodes = t.node_count();
+    std::vector<double> out(nodes, 0.0), in(nodes, 0.0), sn(static_cast<std::size_t>(ns) * ns, 0.0);
+    std::vector<double> local;  // node pairs within a supernode: ns * 32 * 32
+    local.assign(static_cast<std::size_t>(ns) * S * S, 0.0);
+    pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+        const std::uint32_t x = node_of[s], y = node_of[d];
+        if (x == y) return;
+        const std::uint32_t a = x / S, b = y / S;
+        if (a == b) {
+            local[(static_cast<std::size_t>(a) * S + x % S) * S + y % S] += amount;
+        } else {
+            out[x] += amount;
+            in[y] += amount;
+            sn[static_cast<std::size_t>(a) * ns + b] += amount;
+        }
+    });
+
+    // Intra-supernode traffic: the same striped (or single-hop) paths as ever.
+    for (std::uint32_t a = 0; a < ns; ++a)
+        for (std::uint32_t u = 0; u < S; ++u)
+            for (std::uint32_t v = 0; v < S; ++v) {
+                const double amount = local[(static_cast<std::size_t>(a) * S + u) * S + v];
+                if (amount == 0) continue;
+                const double w = amount / (Intra == IntraRoute::striped ? PercsTopology::nodes_per_drawer : 1);
+                base::intra_paths(a, u, v, [&](const path& p) {
+                    for (const Hop& h : p.view()) add(h.node, h.port, w);
+                });
+            }
+
+    const double paths = static_cast<double>(ns) * nd;
+    // First and last L hops: u sends to each of its 32 L links (self-loop
+    // included) h / (n_s n_d) = 1/32 of its traffic; likewise v receives.
+    for (std::uint32_t a = 0; a < ns; ++a)
+        for (std::uint32_t u = 0; u < S; ++u) {
+            const NodeId n = PercsTopology::node(a, u);
+            const double o = out[n.value] / S, i = in[n.value] / S;
+            for (std::uint32_t w = 0; w < S; ++w) {
+                if (w == u && Zero == ZeroHop::skip) continue;
+                if (o != 0) add(n, PercsTopology::l_port(u, w), o);
+                if (i != 0) add(PercsTopology::node(a, w), PercsTopology::l_port(w, u), i);
+            }
+        }
+    // D hops: every link c -> b carries (traffic out of c + traffic into b) / (n_s n_d).
+    std::vector<double> sn_out(ns, 0.0), sn_in(ns, 0.0);
+    std::vector<double> residue(static_cast<std::size_t>(W) * W, 0.0);  // by (a mod W, b mod W)
+    for (std::uint32_t a = 0; a < ns; ++a)
+        for (std::uint32_t b = 0; b < ns; ++b) {
+            const double amount = sn[static_cast<std::size_t>(a) * ns + b];
+            sn_out[a] += amount;
+            sn_in[b] += amount;
+            residue[static_cast<std::size_t>(a % W) * W + b % W] += amount;
+        }
+    for (std::uint32_t c = 0; c < ns; ++c)
+        for (std::uint32_t b = 0; b < ns; ++b)
+            for (std::uint32_t j = 0; j < nd; ++j) {
+                const std::uint32_t y = t.d_source_local(c, b, j);
+                add(PercsTopology::node(c, y), t.d_port(c, y, b), (sn_out[c] + sn_in[b]) / paths);
+            }
+    // Middle L hop, the same in every supernode c: bucket j, jW + r -> jW + s
+    // carries the traffic from supernodes a = r (mod W) to supernodes b = s (mod W).
+    for (std::uint32_t c = 0; c < ns; ++c)
+        for (std::uint32_t j = 0; j < nd; ++j)
+            for (std::uint32_t r = 0; r < W; ++r)
+                for (std::uint32_t s = 0; s < W; ++s) {
+                    const double amount = residue[static_cast<std::size_t>(r) * W + s];
+                    if (amount == 0 || (r == s && Zero == ZeroHop::skip)) continue;
+                    add(PercsTopology::node(c, j * W + r), PercsTopology::l_port(j * W + r, j * W + s),
+                        amount / paths);
+                }
+}
+
+}  // namespace fabric

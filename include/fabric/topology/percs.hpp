@@ -1,0 +1,216 @@
+// The PERCS two-level direct network in the (n_s, n_d) model of Chakaravarthy et
+// al., "Mapping Strategies for the PERCS Architecture", section II.
+//
+// A supernode is 32 hub nodes in 4 drawers of 8. Inside a drawer every pair of
+// nodes is joined by an LL link, and (for ease of exposition, as the paper does)
+// every node has an LL self-loop: 8 LL links per node. Nodes of different drawers
+// of a supernode are joined by LR links: 24 per node. Between every pair of
+// supernodes run n_d D links, wired by the bucket template: the nodes of a
+// supernode form n_d buckets of W = 32 / n_d nodes (bucket j is nodes jW ..
+// jW + W - 1), and in bucket j the D link towards supernode b leaves node
+// jW + (b mod W); it lands in b on node jW + (a mod W). Every bucket also has a
+// D self-loop (b = a), so each node has h = n_s n_d / 32 D links.
+//
+// Node ids are global: supernode * 32 + local node. Ports of a node:
+//   0 .. 7    LL to the node of the same drawer at that position (own position: self-loop)
+//   8 .. 31   LR to the 24 nodes of the other drawers, in increasing local order
+//   32 .. 47  D, the m-th D link of the node (towards supernode (u mod W) + m W)
+//
+// The interconnect paper's all-to-all model (section VII.A) assumes instead a
+// system of 32 d + 1 supernodes, one D link per pair, exactly d D links leaving
+// and d landing on every hub, and no self-loops. The bucket template cannot give
+// every hub the same count there (with W = 32 not dividing n_s - 1 some hubs get
+// d + 1), so PercsTopology::alltoall_model(d) uses a circulant wiring: the link
+// from a to b is the o-th of a's links with o = (b - a - 1) mod n_s, and leaves
+// local node o mod 32 (and lands on local node ((a - b - 1) mod n_s) mod 32 of b).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <boost/hana/tuple.hpp>
+
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/link/percs.hpp>
+
+namespace fabric {
+
+class PercsTopology {
+public:
+    static constexpr std::uint32_t nodes_per_supernode = 32;
+    static constexpr std::uint32_t drawers_per_supernode = 4;
+    static constexpr std::uint32_t nodes_per_drawer = 8;
+    static constexpr std::uint32_t tasks_per_node = 4;  // four POWER7 chips per hub (QCM)
+    static constexpr std::uint32_t max_d_ports = 16;    // D ports of a Power 775 hub
+    static constexpr std::uint32_t ll_ports = 8;
+    static constexpr std::uint32_t lr_ports = 24;
+    static constexpr std::size_t ports_per_node = ll_ports + lr_ports + max_d_ports;
+    static constexpr std::uint32_t first_lr_port = ll_ports;
+    static constexpr std::uint32_t first_d_port = ll_ports + lr_ports;
+
+    enum link_class_index : std::size_t { LL = 0, LR = 1, D = 2 };
+    enum class Wiring : std::uint8_t { bucket, circulant };
+    using link_types = boost::hana::tuple<PercsLL, PercsLR, PercsD>;
+
+    /// The (n_s, n_d) system of the mapping paper. Rules: n_d divides 32, and
+    /// h = n_s n_d / 32 is a whole number of at most 16.
+    PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {}, PercsLR lr = {}, PercsD d = {})
+        : PercsTopology(supernodes, d_links, Wiring::bucket, ll, lr, d) {
+        detail::require((supernodes * d_links) % nodes_per_supernode == 0,
+                        "PERCS D-port utility h = n_s * n_d / 32 must be a whole number; got n_s = ", supernodes,
+                        ", n_d = ", d_links, " (n_s * n_d = ", supernodes * d_links, ", not a multiple of 32)");
+        detail::require(supernodes * d_links <= nodes_per_supernode * max_d_ports,
+                        "PERCS hubs have at most 16 D ports, so h = n_s * n_d / 32 <= 16 (n_s * n_d <= 512); got n_s = ",
+                        supernodes, ", n_d = ", d_links, " (h = ", supernodes * d_links / nodes_per_supernode, ")");
+    }
+
+    /// The system of the interconnect paper's all-to-all model: 32 d + 1
+    /// supernodes, one D link between each pair, d D links on every hub, no self-loops.
+    static PercsTopology alltoall_model(std::uint32_t d, PercsLL ll = PercsLL(GBps{24.0}), PercsLR lr = {},
+                                        PercsD dl = {}) {
+        detail::require(d >= 1 && d <= max_d_ports, "the all-to-all model needs 1 to 16 D links per hub; got ", d);
+        return PercsTopology(nodes_per_supernode * d + 1, 1, Wiring::circulant, ll, lr, dl);
+    }
+
+    // --- sizes -------------------------------------------------------------------------
+    [[nodiscard]] std::uint32_t supernodes() const { return ns_; }
+    [[nodiscard]] std::uint32_t d_links_per_pair() const { return nd_; }
+    /// Nodes per bucket, W = 32 / n_d.
+    [[nodiscard]] std::uint32_t bucket_width() const { return w_; }
+    /// D links per node: h = n_s n_d / 32 with the bucket template (self-loops
+    /// included), d in the all-to-all model.
+    [[nodiscard]] std::uint32_t d_ports_used() const { return d_ports_; }
+    [[nodiscard]] Wiring wiring() const { return wiring_; }
+    /// Whether every bucket has a D self-loop (the bucket template does).
+    [[nodiscard]] bool d_self_loops() const { return wiring_ == Wiring::bucket; }
+    [[nodiscard]] std::size_t node_count() const { return static_cast<std::size_t>(ns_) * nodes_per_supernode; }
+    [[nodiscard]] const link_types& links() const { return links_; }
+
+    // --- node naming -------------------------------------------------------------------
+    static constexpr std::uint32_t supernode_of(NodeId n) { return n.value / nodes_per_supernode; }
+    static constexpr std::uint32_t local_of(NodeId n) { return n.value % nodes_per_supernode; }
+    static constexpr std::uint32_t drawer_of_local(std::uint32_t u) { return u / nodes_per_drawer; }
+    static constexpr NodeId node(std::uint32_t supernode, std::uint32_t local) {
+        return NodeId{supernode * nodes_per_supernode + local};
+    }
+    [[nodiscard]] std::uint32_t bucket_of_local(std::uint32_t u) const { return u / w_; }
+
+    // --- the D wiring -------------------------------------------------------------------
+    /// Local node of supernode a whose j-th D link (bucket j) goes to supernode b.
+    [[nodiscard]] std::uint32_t d_source_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
+        if (wiring_ == Wiring::circulant) return offset(a, b) % nodes_per_supernode;
+        return j * w_ + b % w_;
+    }
+    /// Local node of supernode b where the j-th D link from supernode a lands.
+    [[nodiscard]] std::uint32_t d_landing_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
+        if (wiring_ == Wiring::circulant) return offset(b, a) % nodes_per_supernode;
+        return j * w_ + a % w_;
+    }
+
+    // --- ports ---------------------------------------------------------------------------
+    /// Port of local node u towards local node v of the same supernode (LL or LR; u == v: LL self-loop).
+    static constexpr PortId l_port(std::uint32_t u, std::uint32_t v) {
+        const std::uint32_t du = drawer_of_local(u), dv = drawer_of_local(v);
+        if (du == dv) return PortId{v % nodes_per_drawer};
+        const std::uint32_t rank = dv < du ? dv : dv - 1;  // index of v's drawer among the other three
+        return PortId{first_lr_port + rank * nodes_per_drawer + v % nodes_per_drawer};
+    }
+    /// Port of local node u of supernode a whose D link goes to supernode b (u must hold one).
+    [[nodiscard]] PortId d_port(std::uint32_t a, std::uint32_t u, std::uint32_t b) const {
+        if (wiring_ == Wiring::circulant) return PortId{first_d_port + offset(a, b) / nodes_per_supernode};
+        return PortId{first_d_port + (b - u % w_) / w_};
+    }
+
+    [[nodiscard]] NodeId neighbour(NodeId n, PortId p) const {
+        check_node(n);
+        detail::require(p.value < ports_per_node, "port ", p.value, " is out of range; valid: 0 to ",
+                        ports_per_node - 1);
+        const std::uint32_t a = supernode_of(n), u = local_of(n);
+        if (p.value < first_lr_port) return node(a, drawer_of_local(u) * nodes_per_drawer + p.value);
+        if (p.value < first_d_port) {
+            const std::uint32_t k = p.value - first_lr_port;
+            std::uint32_t dv = k / nodes_per_drawer;
+            if (dv >= drawer_of_local(u)) ++dv;
+            return node(a, dv * nodes_per_drawer + k % nodes_per_drawer);
+        }
+        const std::uint32_t b = d_target(a, u, p.value - first_d_port);
+        if (b >= ns_) return no_node;
+        return node(b, d_landing_local(a, b, bucket_of_local(u)));
+    }
+
+    [[nodiscard]] std::size_t link_class(NodeId, PortId p) const {
+        return p.value < first_lr_port ? LL : p.value < first_d_port ? LR : D;
+    }
+
+    /// True when the two nodes are joined by one link (a node is not its own neighbour here).
+    [[nodiscard]] bool adjacent(NodeId x, NodeId y) const {
+        if (x == y) return false;
+        const std::uint32_t a = supernode_of(x), b = supernode_of(y);
+        if (a == b) return true;
+        const std::uint32_t u = local_of(x), j = bucket_of_local(u);
+        return u == d_source_local(a, b, j) && local_of(y) == d_landing_local(a, b, j);
+    }
+
+    /// Graph distance (0 to 3 hops).
+    [[nodiscard]] std::size_t distance(NodeId x, NodeId y) const {
+        check_node(x);
+        check_node(y);
+        if (x == y) return 0;
+        if (adjacent(x, y)) return 1;
+        for (std::uint32_t p = 0; p < ports_per_node; ++p) {
+            const NodeId w = neighbour(x, PortId{p});
+            if (w.valid() && w != x && adjacent(w, y)) return 2;
+        }
+        return 3;
+    }
+
+    /// 3 with two or more supernodes (a node of a that holds no D link to b reaches
+    /// a node of b where no link from a lands in three hops); 2 when n_d = 32.
+    [[nodiscard]] std::size_t diameter() const { return ns_ == 1 ? 1 : nd_ == nodes_per_supernode ? 2 : 3; }
+
+    void check_node(NodeId n) const {
+        detail::require(n.value < node_count(), "node id ", n.value, " is out of range; valid: 0 to ",
+                        node_count() - 1);
+    }
+
+private:
+    PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, Wiring wiring, PercsLL ll, PercsLR lr, PercsD d)
+        : ns_(supernodes), nd_(d_links), wiring_(wiring), links_(ll, lr, d) {
+        detail::require(supernodes >= 1, "a PERCS system needs at least 1 supernode; got ", supernodes);
+        detail::require(d_links >= 1 && nodes_per_supernode % d_links == 0,
+                        "PERCS n_d must divide 32 (1, 2, 4, 8, 16 or 32); got ", d_links);
+        w_ = nodes_per_supernode / d_links;
+        d_ports_ = wiring == Wiring::circulant ? (ns_ - 1) / nodes_per_supernode
+                                               : (ns_ * nd_ + nodes_per_supernode - 1) / nodes_per_supernode;
+        detail::require(d_ports_ <= max_d_ports, "PERCS hubs have at most 16 D ports; this system needs ", d_ports_);
+    }
+
+    /// Circulant wiring: the rank of b among the other supernodes as seen from a.
+    [[nodiscard]] std::uint32_t offset(std::uint32_t a, std::uint32_t b) const { return (b + ns_ - a - 1) % ns_; }
+
+    /// Target supernode of the m-th D link of local node u of supernode a, or n_s if none.
+    [[nodiscard]] std::uint32_t d_target(std::uint32_t a, std::uint32_t u, std::uint32_t m) const {
+        if (wiring_ == Wiring::circulant) {
+            const std::uint32_t o = m * nodes_per_supernode + u;
+            return o + 1 < ns_ ? (a + 1 + o) % ns_ : ns_;
+        }
+        const std::uint32_t b = u % w_ + m * w_;
+        return b < ns_ ? b : ns_;
+    }
+
+    std::uint32_t ns_;
+    std::uint32_t nd_;
+    std::uint32_t w_ = 1;
+    std::uint32_t d_ports_ = 0;
+    Wiring wiring_;
+    link_types links_;
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_percs_v = std::is_same_v<T, PercsTopology>;
+}
+
+}  // namespace fabric

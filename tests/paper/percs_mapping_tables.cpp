@@ -1,0 +1,183 @@
+// Chakaravarthy et al., "Mapping Strategies for the PERCS Architecture": the
+// throughput tables, reproduced by the flow-level kernel.
+//
+// The paper prints throughputs (GB/s per node) as whole numbers; its 2.5 shows as
+// "2" and its 106.67 as "107", i.e. rounded to nearest with ties to even
+// (printf's %.0f). Each cell is checked as: our value, so rounded, equals the
+// paper's, and the bottleneck class is the one the paper names ((*) = LR in
+// Tables I and II; D otherwise unless named).
+#include <doctest/doctest.h>
+
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/percs_mappings.hpp>
+#include <fabric/sim/link_load.hpp>
+#include <fabric/systems/percs.hpp>
+
+#include <cfenv>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace fabric;
+
+namespace {
+
+enum class Pattern { halo, transpose };
+
+template <class Routing>
+LinkLoads run(std::uint32_t ns, std::uint32_t nd, Pattern pattern, PercsMapping mapping, std::uint64_t seed = 1) {
+    const PercsTopology t(ns, nd);
+    const auto grid = default_task_grid(128 * ns);
+    const auto placement = percs_placement(t, grid, mapping, seed);
+    const PercsFabric<Routing> net{t};
+    if (pattern == Pattern::halo) {
+        // Grid extents are given fastest dimension first: Q columns, then P rows.
+        return link_load(net, HaloTraffic(Grid{static_cast<long long>(grid.cols), static_cast<long long>(grid.rows)}),
+                         placement);
+    }
+    return link_load(net, TransposeTraffic(grid.rows, grid.cols), placement);
+}
+
+/// The paper's printed value of x: nearest integer, ties to even.
+double printed(double x) {
+    REQUIRE(std::fegetround() == FE_TONEAREST);
+    return std::nearbyint(x);
+}
+
+struct Cell {
+    double value;
+    const char* bottleneck;  // "LL", "LR" or "D"
+};
+
+template <class Routing>
+void check_column(std::uint32_t ns, const std::vector<std::uint32_t>& nds, Pattern pattern, PercsMapping mapping,
+                  const std::vector<Cell>& paper) {
+    for (std::size_t i = 0; i < nds.size(); ++i) {
+        CAPTURE(ns);
+        CAPTURE(nds[i]);
+        CAPTURE(percs_mapping_names[static_cast<std::size_t>(mapping)]);
+        const auto loads = run<Routing>(ns, nds[i], pattern, mapping);
+        CAPTURE(loads.throughput());
+        CHECK(printed(loads.throughput()) == paper[i].value);
+        CHECK(loads.link_class(loads.bottleneck()).link_name == std::string(paper[i].bottleneck));
+    }
+}
+
+const std::vector<std::uint32_t> nd_column{1, 2, 4, 8, 16};
+
+}  // namespace
+
+TEST_CASE("Table I: Halo, n_s = 32, direct routing (deterministic schemes)") {
+    using enum PercsMapping;
+    check_column<Direct>(32, nd_column, Pattern::halo, def, {{2, "D"}, {5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}});
+    check_column<Direct>(32, nd_column, Pattern::halo, drawer_seq,
+                         {{5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}, {80, "D"}});
+    check_column<Direct>(32, nd_column, Pattern::halo, sn_seq,
+                         {{10, "D"}, {20, "D"}, {40, "D"}, {80, "D"}, {160, "D"}});
+    check_column<Direct>(32, nd_column, Pattern::halo, modcolor,
+                         {{20, "D"}, {40, "D"}, {64, "LR"}, {107, "LR"}, {160, "LR"}});
+}
+
+TEST_CASE("Table II: Halo, n_d = 4, direct routing, n_s from 16 to 128 (deterministic schemes)") {
+    using enum PercsMapping;
+    const std::vector<std::uint32_t> ns_column{16, 32, 64, 128};
+    const std::vector<std::pair<PercsMapping, std::vector<Cell>>> columns{
+        {def, {{10, "D"}, {10, "D"}, {5, "D"}, {5, "D"}}},
+        {drawer_seq, {{20, "D"}, {20, "D"}, {20, "D"}, {10, "D"}}},
+        {sn_seq, {{40, "D"}, {40, "D"}, {40, "D"}, {40, "D"}}},
+        {modcolor, {{64, "LR"}, {64, "LR"}, {64, "LR"}, {64, "LR"}}}};
+    for (const auto& [mapping, cells] : columns)
+        for (std::size_t i = 0; i < ns_column.size(); ++i) {
+            // Not reproduced: DRW SEQ at n_s = 128. The paper prints 10; with 4x8
+            // blocks on drawers in order on the 128 x 128 grid, each supernode is a
+            // 4 x 32 strip that sends 8 units to any one neighbour, so tau_D = 20.
+            if (mapping == drawer_seq && ns_column[i] == 128) {
+                CHECK(printed(run<Direct>(128, 4, Pattern::halo, drawer_seq).throughput()) == 20);
+                continue;
+            }
+            check_column<Direct>(ns_column[i], {4}, Pattern::halo, mapping, {cells[i]});
+        }
+}
+
+TEST_CASE("Table III: Halo, n_s = 32, indirect routing (deterministic schemes)") {
+    using enum PercsMapping;
+    check_column<Indirect>(32, nd_column, Pattern::halo, def,
+                           {{20, "D"}, {34, "LR"}, {80, "D"}, {103, "LL"}, {64, "LL"}});
+    check_column<Indirect>(32, nd_column, Pattern::halo, drawer_seq,
+                           {{36, "D"}, {58, "LR"}, {128, "LL"}, {93, "LL"}, {179, "LL"}});
+    check_column<Indirect>(32, nd_column, Pattern::halo, sn_seq,
+                           {{53, "D"}, {91, "LR"}, {134, "LL"}, {183, "LR"}, {168, "LL"}});
+}
+
+TEST_CASE("Table IV: Transpose, n_s = 32, direct routing") {
+    using enum PercsMapping;
+    check_column<Direct>(32, nd_column, Pattern::transpose, sn_seq,
+                         {{2, "D"}, {5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}});
+    check_column<Direct>(32, nd_column, Pattern::transpose, hybrid,
+                         {{20, "D"}, {40, "D"}, {80, "D"}, {80, "LR"}, {80, "LR"}});
+}
+
+TEST_CASE("random schemes: reproducible from the seed, and the paper's draw lies in the range of ours") {
+    using enum PercsMapping;
+    // Tables I and III (direct and indirect, n_s = 32): DRW RND and SN RND.
+    const std::vector<std::tuple<PercsMapping, bool, std::vector<double>>> columns{
+        {drawer_rnd, true, {8, 16, 33, 66, 120}},
+        {sn_rnd, true, {10, 20, 40, 80, 128}},
+        {drawer_rnd, false, {27, 53, 107, 127, 103}},
+        {sn_rnd, false, {53, 96, 174, 167, 148}}};
+    for (const auto& [mapping, direct, paper] : columns) {
+        for (std::size_t i = 0; i < nd_column.size(); ++i) {
+            CAPTURE(percs_mapping_names[static_cast<std::size_t>(mapping)]);
+            CAPTURE(direct);
+            CAPTURE(nd_column[i]);
+            auto throughput = [&](std::uint64_t seed) {
+                return direct ? run<Direct>(32, nd_column[i], Pattern::halo, mapping, seed).throughput()
+                              : run<Indirect>(32, nd_column[i], Pattern::halo, mapping, seed).throughput();
+            };
+            CHECK(throughput(7) == throughput(7));  // bit for bit
+            double lo = 1e300, hi = 0;
+            for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+                const double t = throughput(seed);
+                lo = std::min(lo, t);
+                hi = std::max(hi, t);
+            }
+            CAPTURE(lo);
+            CAPTURE(hi);
+            CHECK(paper[i] >= std::floor(lo));
+            CHECK(paper[i] <= std::ceil(hi));
+        }
+    }
+}
+
+TEST_CASE("equations (2) to (6): the analytic D-link throughputs and bounds") {
+    using enum PercsMapping;
+    for (const std::uint32_t nd : nd_column) {
+        CAPTURE(nd);
+        // (2) a perfect colouring with alpha x beta blocks: tau_D = 4 n_d / max(alpha, beta) * 40.
+        CHECK(run<Direct>(32, nd, Pattern::halo, modcolor).link_class(PercsTopology::D).throughput ==
+              doctest::Approx(4.0 * nd / 8 * 40));
+        CHECK(run<Direct>(32, nd, Pattern::halo, sn_seq).link_class(PercsTopology::D).throughput ==
+              doctest::Approx(4.0 * nd / 16 * 40));
+    }
+    // (3) row-wise Transpose, Q <= 128: tau_D = 20 h; (4) hybrid: tau >= min(20 h, 80);
+    // (5) supernode blocking under indirect routing: tau_D = 5 n_s n_d / 3;
+    // (6) hybrid under indirect routing: tau >= min(10 h, 320 / (4 + n_d)).
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> systems{{16, 2}, {16, 8}, {32, 1}, {32, 4},
+                                                                       {64, 2}, {64, 8}, {128, 1}};
+    for (const auto& [ns, nd] : systems) {
+        CAPTURE(ns);
+        CAPTURE(nd);
+        const double h = ns * nd / 32.0;
+        const auto grid = default_task_grid(128 * ns);
+        if (grid.cols <= 128)
+            CHECK(run<Direct>(ns, nd, Pattern::transpose, row).link_class(PercsTopology::D).throughput ==
+                  doctest::Approx(20 * h));
+        // The paper proves LR throughput "at least 80", so (4) is a lower bound,
+        // met with equality on the n_s = 32 systems of Table IV.
+        CHECK(run<Direct>(ns, nd, Pattern::transpose, hybrid).throughput() >= std::min(20 * h, 80.0) * (1 - 1e-12));
+        CHECK(run<Indirect>(ns, nd, Pattern::halo, sn_seq).link_class(PercsTopology::D).throughput ==
+              doctest::Approx(5.0 * ns * nd / 3));
+        CHECK(run<Indirect>(ns, nd, Pattern::transpose, hybrid).throughput() >=
+              std::min(10 * h, 320.0 / (4 + nd)) * (1 - 1e-12));
+    }
+}
