@@ -38,6 +38,12 @@ public:
             for (std::size_t d = 0; d < n_; ++d)
                 if (with_self || d != s) f(s, d, share);
     }
+    /// A destination drawn with the pattern's probabilities.
+    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+        if (self_ == Self::included) return static_cast<std::size_t>(rng.below(n_));
+        const auto d = static_cast<std::size_t>(rng.below(n_ - 1));
+        return d >= src ? d + 1 : d;
+    }
 
 private:
     std::size_t n_;
@@ -104,6 +110,11 @@ public:
                 for (std::size_t r2 = 0; r2 < p_; ++r2) f(t, r2 * q_ + c, col_share);
             }
     }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+        const std::size_t r = src / q_, c = src % q_;
+        if (rng.below(2) == 0) return r * q_ + static_cast<std::size_t>(rng.below(q_));
+        return static_cast<std::size_t>(rng.below(p_)) * q_ + c;
+    }
 
 private:
     std::size_t p_, q_;
@@ -121,6 +132,7 @@ public:
     void for_each_flow(F&& f) const {
         for (std::size_t t = 0; t < n_; ++t) f(t, (~t) & (n_ - 1), 1.0);
     }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const { return (~src) & (n_ - 1); }
 
 private:
     std::size_t n_;
@@ -144,6 +156,15 @@ public:
             f(t, grid_.task(c), 1.0);
         }
     }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const {
+        std::size_t t = 0, stride = 1;
+        for (std::size_t d = 0; d < grid_.rank(); ++d) {
+            const std::size_t k = grid_.extent(d), x = (src / stride) % k;
+            t += ((x + (k + 1) / 2 - 1) % k) * stride;
+            stride *= k;
+        }
+        return t;
+    }
 
 private:
     Grid grid_;
@@ -164,6 +185,7 @@ public:
     void for_each_flow(F&& f) const {
         for (std::size_t t = 0; t < dest_.size(); ++t) f(t, dest_[t], 1.0);
     }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const { return dest_[src]; }
 
 private:
     std::vector<std::size_t> dest_;

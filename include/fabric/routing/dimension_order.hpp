@@ -117,6 +117,43 @@ struct DimensionOrder {
         }
     }
 
+    /// Longest route: the diameter.
+    template <class T>
+    static constexpr std::size_t max_hops(const T& topo) {
+        return topo.diameter();
+    }
+
+    /// Writes one route into `out` (room for max_hops) and returns its length; for
+    /// the cycle kernel, which routes at the source without allocating. With the
+    /// tie split, bit d of `choice` picks the direction of a tied dimension d, so
+    /// uniformly random choices split tied traffic evenly.
+    template <class T>
+    constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        const auto cs = topo.coord(src);
+        const auto cd = topo.coord(dst);
+        std::size_t n = 0;
+        std::uint32_t at = src.value;
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            if (cs[d] == cd[d]) continue;
+            Leg leg = plan(topo, d, cs[d], cd[d]);
+            if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
+                leg.direction = -1;
+                leg.hops = topo.extent(d) - leg.forward;
+            }
+            std::uint8_t vc = 0;
+            std::uint32_t x = cs[d];
+            const PortId port = T::port(d, leg.direction);
+            for (std::uint32_t h = 0; h < leg.hops; ++h) {
+                if constexpr (VcRule::vcs > 1) {
+                    if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
+                }
+                out[n++] = Hop{NodeId{at}, port, vc};
+                step(topo, d, at, x, leg.direction);
+            }
+        }
+        return n;
+    }
+
 private:
     struct Leg {
         std::uint32_t forward = 0;  // hops going +

@@ -94,6 +94,29 @@ struct percs_routing_base {
         }
     }
 
+    /// Longest route: 5 hops (L-D-L-D-L).
+    static constexpr std::size_t max_hops(const PercsTopology&) { return 5; }
+
+    /// Writes the route numbered `choice` modulo the pair's route count into `out`
+    /// (the cycle kernel's source routing: a uniformly random choice picks the
+    /// striped paths with their fractions).
+    template <class Derived>
+    static std::size_t select_from(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
+                                   std::uint64_t choice, Hop* out) {
+        std::size_t count = 0;
+        self.for_each_route(t, src, dst, [&](std::span<const Hop>, double) { ++count; });
+        if (count == 0) return 0;
+        const std::uint64_t pick = choice % count;
+        std::size_t index = 0, length = 0;
+        self.for_each_route(t, src, dst, [&](std::span<const Hop> hops, double) {
+            if (index++ == pick) {
+                for (std::size_t i = 0; i < hops.size(); ++i) out[i] = hops[i];
+                length = hops.size();
+            }
+        });
+        return length;
+    }
+
     template <class Derived, class F>
     static void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
         t.check_node(src);
@@ -147,6 +170,9 @@ struct PercsDirect : detail::percs_routing_base<Intra, Zero> {
             for (const Hop& h : hops) f(h.node, h.port, w);
         });
     }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        return base::select_from(*this, t, src, dst, choice, out);
+    }
 };
 
 /// Indirect routing: L-D-L-D-L over every D link out of the source supernode.
@@ -194,6 +220,9 @@ struct PercsIndirect : detail::percs_routing_base<Intra, Zero> {
         base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
             for (const Hop& h : hops) f(h.node, h.port, w);
         });
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        return base::select_from(*this, t, src, dst, choice, out);
     }
 
     /// Loads of a whole pattern without walking the n_s n_d paths of every pair.
@@ -260,6 +289,9 @@ struct PercsIndirectVia : detail::percs_routing_base<Intra, Zero> {
         base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
             for (const Hop& h : hops) f(h.node, h.port, w);
         });
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        return base::select_from(*this, t, src, dst, choice, out);
     }
 };
 

@@ -140,6 +140,15 @@ public:
         return node(b, d_landing_local(a, b, bucket_of_local(u)));
     }
 
+    /// The port of neighbour(n, p) whose link leads back to n (the link's other direction).
+    [[nodiscard]] PortId reverse_port(NodeId n, PortId p) const {
+        const std::uint32_t a = supernode_of(n), u = local_of(n);
+        const NodeId w = neighbour(n, p);
+        const std::uint32_t b = supernode_of(w), v = local_of(w);
+        if (p.value < first_d_port) return l_port(v, u);
+        return d_port(b, v, a);
+    }
+
     [[nodiscard]] std::size_t link_class(NodeId, PortId p) const {
         return p.value < first_lr_port ? LL : p.value < first_d_port ? LR : D;
     }

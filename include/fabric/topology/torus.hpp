@@ -146,6 +146,10 @@ public:
         return wraparound ? NodeId{n.value + (k - 1) * stride_[d]} : no_node;
     }
 
+    /// The port of neighbour(n, p) whose channel leads back to n: the opposite
+    /// direction of the same dimension. It names the input port a flit arrives on.
+    static constexpr PortId reverse_port(NodeId, PortId p) { return PortId{p.value ^ 1U}; }
+
     /// True when the channel (n, p) crosses the wraparound edge of its ring.
     [[nodiscard]] constexpr bool is_wraparound(NodeId n, PortId p) const {
         if constexpr (!wraparound) return false;

@@ -1,0 +1,987 @@
+// The flit-level cycle kernel: a discrete-time simulation of any fabric type.
+//
+// Routers are input queued, with `V` virtual channels per input port and a buffer
+// per VC whose depth the flow-control protocol sets. Every router has one input
+// port per link plus an injection port (fed by an unbounded source queue), and
+// one output port per link plus an ejection port (an infinite sink, one flit per
+// cycle). Packets are source routed: at creation the routing policy writes the
+// whole route, each hop naming its port and virtual channel (select_route).
+//
+// Timing, for a flit at the front of an input VC:
+//   - a head that became the front at cycle f may ask for its output VC from
+//     f + routing; the VC allocator grants at most one requester per output VC
+//     per cycle (round robin per output VC);
+//   - from grant + vc_allocation the packet's flits ask for the switch; the
+//     separable switch allocator picks one VC per input port, then one input
+//     port per output port (round robin at both stages), among flits whose
+//     downstream flow control allows a send and whose output link is free;
+//   - a flit granted at cycle g leaves its buffer at g, enters the link at
+//     g + switch_allocation + switch_traversal, and is in the next router's
+//     buffer after the link's latency; a link takes one flit per `serialisation`
+//     cycles. Ejection happens at g + switch_allocation + switch_traversal.
+// So a packet of S flits crossing h links with no contention takes
+//   (h + 1) (routing + vc_allocation + switch_allocation + switch_traversal)
+//   + h * latency + (S - 1) * serialisation
+// cycles from creation to the ejection of its tail.
+//
+// Flow control is a policy (see flow/credit.hpp for the hooks). Wormhole
+// switching lets a head go when the next buffer has one free slot; virtual
+// cut-through only when it can take the whole packet.
+//
+// Methodology: packets are created by a Bernoulli process per node (or read
+// from a trace); those created during the measurement window (after warm-up) are
+// tracked to delivery while the offered load continues (drain). A run is reported
+// saturated when its measured packets have not all arrived by the drain limit (or
+// its source queues outgrow max_queued_per_node, which stops it early), or when
+// it accepted less than 95% of the load offered in the window.
+// A watchdog stops a run when flits that have not moved for `watchdog` cycles wait
+// on each other in a cycle of virtual channels, and reports that cycle.
+//
+// No virtual call anywhere; per-flit and per-cycle work touches preallocated
+// arrays only (the packet pool and queues grow only when their peak grows).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fabric/concepts/topology.hpp>
+#include <fabric/concepts/traffic.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/routing/channel_dependency.hpp>
+#include <fabric/sim/statistics.hpp>
+#include <fabric/sim/workload.hpp>
+
+namespace fabric {
+
+/// Cycles spent in each stage of the router pipeline (each may be 0).
+struct PipelineDelays {
+    std::uint32_t routing = 1;
+    std::uint32_t vc_allocation = 1;
+    std::uint32_t switch_allocation = 1;
+    std::uint32_t switch_traversal = 1;
+    [[nodiscard]] constexpr std::uint32_t total() const {
+        return routing + vc_allocation + switch_allocation + switch_traversal;
+    }
+};
+
+enum class Switching : std::uint8_t { wormhole, virtual_cut_through };
+
+struct CycleConfig {
+    PipelineDelays pipeline{};
+    Switching switching = Switching::wormhole;
+    /// Link latency in cycles for every link, and one flit per cycle, when cycle_ns is 0.
+    std::uint32_t link_latency = 1;
+    /// When positive: the length of a cycle, from which every link class's latency
+    /// (rounded up, at least 1) and serialisation (flit_bytes over its bandwidth,
+    /// rounded up, at least 1 cycle per flit) follow.
+    double cycle_ns = 0;
+    std::uint32_t flit_bytes = 16;
+    std::uint64_t warmup = 1000;
+    std::uint64_t measure = 10000;
+    /// Cycles after the window to wait for the measured packets; 0: 3 (warmup + measure).
+    std::uint64_t drain_limit = 0;
+    /// A deadlock is declared when flits that have not moved for this many cycles
+    /// wait on each other in a cycle of virtual channels.
+    std::uint64_t watchdog = 10000;
+    std::uint64_t seed = 1;
+    /// A run past saturation stops, once its measurement window is over, when the
+    /// source queues hold this many packets per node on average (it is then
+    /// reported saturated and not drained).
+    std::uint64_t max_queued_per_node = 256;
+    /// Progress lines on stderr for runs longer than a few seconds.
+    bool progress = true;
+
+    void validate() const {
+        detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");
+        detail::require(cycle_ns >= 0, "cycle_ns must be zero (unit timing) or positive; got ", cycle_ns);
+        detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
+        detail::require(measure >= 1, "the measurement window needs at least 1 cycle");
+        detail::require(watchdog >= 1, "the deadlock watchdog needs at least 1 cycle");
+        detail::require(max_queued_per_node >= 1, "max_queued_per_node must be at least 1");
+    }
+};
+
+/// Where a deadlocked run stopped, and the virtual channels waiting in a cycle.
+struct DeadlockReport {
+    std::uint64_t cycle = 0;
+    std::uint64_t idle_cycles = 0;
+    std::uint64_t flits_buffered = 0;
+    std::vector<VirtualChannel> waiting;  // each channel waits for the next; the last for the first
+
+    [[nodiscard]] std::string describe() const {
+        DependencyReport r;
+        r.cycle = waiting;
+        return detail::message("deadlock at cycle ", cycle, ": flits have waited ", idle_cycles,
+                               " cycles or more on a cycle of channels (", flits_buffered,
+                               " flits buffered in the network); waiting channels ",
+                               waiting.empty() ? std::string("(none found)") : r.describe_cycle());
+    }
+};
+
+struct LatencySummary {
+    double mean = 0;
+    std::uint64_t p50 = 0;
+    std::uint64_t p99 = 0;
+    std::uint64_t max = 0;
+    std::vector<std::uint64_t> histogram;  // packets per latency in cycles
+
+    static LatencySummary of(const LatencyHistogram& h) {
+        return {h.mean(), h.percentile(0.50), h.percentile(0.99), h.max(), h.bins()};
+    }
+};
+
+struct CycleResult {
+    double offered = 0;         // flits/cycle/node created during the window
+    double accepted = 0;        // flits/cycle/node ejected during the window
+    LatencySummary latency;     // creation to tail ejection, measured packets
+    LatencySummary network_latency;  // head leaving the source queue to tail ejection
+    double hops_mean = 0;
+    std::uint64_t cycles = 0;   // simulated, warm-up and drain included
+    bool saturated = false;     // not drained, or accepted below 95% of offered
+    bool drained = true;        // every measured packet delivered before the run stopped
+    std::uint64_t measured_packets = 0;
+    std::uint64_t measured_delivered = 0;
+    // Conservation: injected = ejected + in flight, at the end of the run.
+    std::uint64_t flits_injected = 0;  // flits that left source queues
+    std::uint64_t flits_ejected = 0;
+    std::uint64_t flits_in_flight = 0;
+    std::uint64_t packets_delivered = 0;
+    std::uint64_t out_of_order = 0;    // flits ejected out of order within their packet (must be 0)
+    std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
+    std::size_t ports_per_node = 0;
+    std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
+    std::optional<DeadlockReport> deadlock;
+};
+
+namespace detail {
+template <class R, class T>
+concept SourceRoutable = requires(const R& r, const T& t, NodeId n, Hop* out) {
+    { r.select_route(t, n, n, std::uint64_t{}, out) } -> std::convertible_to<std::size_t>;
+    { R::max_hops(t) } -> std::convertible_to<std::size_t>;
+};
+}  // namespace detail
+
+template <class Fab>
+class CycleSimulator {
+    using T = typename Fab::topology_type;
+    using R = typename Fab::routing_type;
+    using F = typename Fab::flow_type;
+    static_assert(detail::SourceRoutable<R, T>,
+                  "fabric: the cycle kernel routes packets at the source; the routing policy must provide "
+                  "select_route(topology, src, dst, choice, out) and max_hops(topology)");
+
+    static constexpr std::uint32_t P = static_cast<std::uint32_t>(T::ports_per_node);  // network ports
+    static constexpr std::uint32_t LOCAL = P;                                          // injection / ejection
+    static constexpr std::uint32_t NP = P + 1;
+    static constexpr std::uint32_t V = [] {
+        std::size_t v = 0;
+        for (const auto x : detail::link_pack<typename T::link_types>::vcs) v = x > v ? x : v;
+        return static_cast<std::uint32_t>(v);
+    }();
+    static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::uint32_t VCS = NP * V;             // input VCs per router
+    static constexpr std::uint32_t WORDS = (VCS + 63) / 64;  // occupancy mask words per router
+
+public:
+    explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : fab_(fabric), cfg_(config) {
+        cfg_.validate();
+        const T& topo = fab_.topology();
+        nodes_ = static_cast<std::uint32_t>(topo.node_count());
+        max_hops_ = static_cast<std::uint32_t>(R::max_hops(topo));
+        buffer_ = fab_.flow().buffer_flits();
+        const std::size_t channels = static_cast<std::size_t>(nodes_) * P;
+        down_.assign(channels, none);
+        down_port_.assign(channels, 0);
+        up_channel_.assign(channels, none);
+        latency_.assign(channels, cfg_.link_latency);
+        serial_.assign(channels, 1);
+        std::vector<std::uint32_t> class_latency(link_class_count_v<T>, cfg_.link_latency);
+        std::vector<std::uint32_t> class_serial(link_class_count_v<T>, 1);
+        if (cfg_.cycle_ns > 0) {
+            for_each_link_class(topo, [&](std::size_t c, const auto& link) {
+                const double lat = link.latency().count / cfg_.cycle_ns;
+                const double ser = static_cast<double>(cfg_.flit_bytes) / (link.bandwidth().count * cfg_.cycle_ns);
+                class_latency[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(lat - 1e-9)));
+                class_serial[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(ser - 1e-9)));
+            });
+        }
+        std::uint32_t max_latency = 1;
+        for (std::uint32_t n = 0; n < nodes_; ++n)
+            for (std::uint32_t p = 0; p < P; ++p) {
+                const NodeId w = topo.neighbour(NodeId{n}, PortId{p});
+                if (!w.valid()) continue;
+                const std::size_t c = static_cast<std::size_t>(n) * P + p;
+                const std::uint32_t back = topo.reverse_port(NodeId{n}, PortId{p}).value;
+                down_[c] = w.value;
+                down_port_[c] = back;
+                up_channel_[static_cast<std::size_t>(w.value) * P + back] = static_cast<std::uint32_t>(c);
+                const std::size_t cls = topo.link_class(NodeId{n}, PortId{p});
+                latency_[c] = class_latency[cls];
+                serial_[c] = class_serial[cls];
+                max_latency = std::max(max_latency, latency_[c]);
+            }
+        const std::uint64_t longest = std::max<std::uint64_t>(
+            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + max_latency,
+            fab_.flow().feedback_delay());
+        wheel_size_ = 1;
+        while (wheel_size_ <= longest) wheel_size_ *= 2;
+    }
+
+    /// Bernoulli injection at `rate` flits/cycle/node, destinations from `pattern`
+    /// (one task per node), packet sizes from `sizes`.
+    template <TrafficPattern Pattern>
+    CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
+        sizes.validate();
+        detail::require(pattern.task_count() == nodes_, "the cycle kernel runs one task per node: the pattern has ",
+                        pattern.task_count(), " tasks, the topology ", nodes_, " nodes");
+        detail::require(rate >= 0 && rate <= sizes.mean(), "offered load must be in [0, mean packet size = ",
+                        sizes.mean(), "] flits/cycle/node; got ", rate);
+        check_switching(sizes.max());
+        const DestinationSampler<Pattern> sampler(pattern);
+        // A Bernoulli trial per node per cycle, drawn as geometric gaps between
+        // successes: one random draw per packet instead of one per node-cycle.
+        const double p_packet = rate / sizes.mean();
+        const double log_miss = p_packet < 1 ? std::log1p(-p_packet) : 0.0;
+        std::vector<std::uint64_t> next(nodes_, std::numeric_limits<std::uint64_t>::max());
+        bool first = true;
+        auto gap = [&](Random& rng) -> std::uint64_t {
+            if (p_packet >= 1) return 1;
+            const double u = 1.0 - rng.uniform();  // (0, 1]
+            const double g = std::floor(std::log(u) / log_miss);
+            return g > 1e18 ? std::numeric_limits<std::uint64_t>::max() / 2 : static_cast<std::uint64_t>(g) + 1;
+        };
+        return simulate(rate, std::nullopt, [&](std::uint64_t now, Random& rng) {
+            if (first) {
+                first = false;
+                if (p_packet > 0)
+                    for (std::uint32_t n = 0; n < nodes_; ++n)
+                        if (sampler.sends(n)) next[n] = gap(rng) - 1;
+            }
+            for (std::uint32_t n = 0; n < nodes_; ++n) {
+                if (next[n] != now) continue;
+                const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
+                create_packet(n, dst, sizes.draw(rng), now, rng);
+                next[n] = now + gap(rng);
+            }
+        });
+    }
+
+    /// Injects the messages of a trace (sorted by cycle) at their cycles.
+    CycleResult run_trace(std::span<const TraceMessage> trace) {
+        std::uint32_t largest = 1;
+        for (std::size_t i = 0; i < trace.size(); ++i) {
+            const auto& m = trace[i];
+            detail::require(m.source < nodes_ && m.destination < nodes_, "trace message ", i,
+                            " names a node out of range; valid: 0 to ", nodes_ - 1);
+            detail::require(m.flits >= 1 && m.flits <= 65535, "trace message ", i, " needs 1 to 65535 flits");
+            detail::require(i == 0 || trace[i - 1].cycle <= m.cycle, "trace messages must be sorted by cycle (message ",
+                            i, ")");
+            largest = std::max(largest, m.flits);
+        }
+        check_switching(largest);
+        std::size_t next = 0;
+        const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
+        return simulate(0.0, last, [&](std::uint64_t now, Random& rng) {
+            while (next < trace.size() && trace[next].cycle == now) {
+                create_packet(trace[next].source, trace[next].destination, trace[next].flits, now, rng);
+                ++next;
+            }
+        });
+    }
+
+    [[nodiscard]] const CycleConfig& config() const { return cfg_; }
+
+private:
+    struct Flit {
+        std::uint32_t packet;
+        std::uint16_t index;
+        std::uint8_t hop;  // number of links crossed so far
+        std::uint8_t unused = 0;
+    };
+    struct Packet {
+        std::uint32_t src = 0, dst = 0;
+        std::uint16_t size = 0, route_len = 0;
+        std::uint16_t sent = 0, ejected = 0;  // flits that left the source queue / were ejected
+        bool measured = false;
+        std::uint64_t created = 0, injected = 0;
+        std::uint64_t choice = 0;  // which of the policy's routes
+    };
+    struct RouteStep {
+        std::uint16_t port;
+        std::uint8_t vc;
+    };
+    enum class VcState : std::uint8_t { idle, waiting_vc, active };
+    struct InputVc {
+        std::uint32_t head = 0;   // index of the front flit in its ring
+        std::uint32_t count = 0;  // flits buffered (network ports)
+        VcState state = VcState::idle;
+        std::uint8_t out_vc = 0;
+        std::uint16_t out_port = 0;
+        std::uint64_t ready = 0;  // cycle from which the front flit may take its next step
+        std::uint64_t since = 0;  // cycle at which the front flit became the front
+    };
+    struct Arrival {
+        std::uint32_t ivc;
+        Flit flit;
+    };
+    struct Feedback {
+        std::uint32_t sender;
+        std::uint32_t value;
+    };
+    struct SourceQueue {
+        std::vector<std::uint32_t> ring = std::vector<std::uint32_t>(8);
+        std::size_t head = 0, size = 0;
+        void push(std::uint32_t p) {
+            if (size == ring.size()) {
+                std::vector<std::uint32_t> grown(ring.size() * 2);
+                for (std::size_t i = 0; i < size; ++i) grown[i] = ring[(head + i) % ring.size()];
+                ring.swap(grown);
+                head = 0;
+            }
+            ring[(head + size++) % ring.size()] = p;
+        }
+        [[nodiscard]] std::uint32_t front() const { return ring[head]; }
+        void pop() {
+            head = (head + 1) % ring.size();
+            --size;
+        }
+    };
+
+    // --- setup --------------------------------------------------------------------------
+    void check_switching(std::uint32_t largest) const {
+        if (cfg_.switching == Switching::virtual_cut_through)
+            detail::require(largest <= buffer_, "virtual cut-through needs a buffer of a whole packet: the largest "
+                            "packet has ", largest, " flits, the buffer per VC ", buffer_, "; raise the buffer or use "
+                            "wormhole switching");
+    }
+
+    void reset() {
+        const std::size_t ivcs = static_cast<std::size_t>(nodes_) * NP * V;
+        ivc_.assign(ivcs, InputVc{});
+        flits_.assign(static_cast<std::size_t>(nodes_) * P * V * buffer_, Flit{0, 0, 0});
+        owner_.assign(ivcs, none);
+        va_rr_.assign(ivcs, 0);
+        const std::size_t channels = static_cast<std::size_t>(nodes_) * P;
+        sender_.assign(channels * V, typename F::sender_vc{});
+        for (auto& s : sender_) fab_.flow().init(s);
+        receiver_.assign(channels * V, typename F::receiver_vc{});
+        port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        in_rr_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        out_rr_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        sent_in_window_.assign(channels, 0);
+        occupied_.assign(static_cast<std::size_t>(nodes_), 0);
+        mask_.assign(static_cast<std::size_t>(nodes_) * WORDS, 0);
+        source_.assign(nodes_, SourceQueue{});
+        active_.clear();
+        active_.reserve(nodes_);
+        is_active_.assign(nodes_, 0);
+        wake_.assign(nodes_, 0);
+        arrivals_.assign(wheel_size_, {});
+        feedback_.assign(wheel_size_, {});
+        packets_.clear();
+        free_packets_.clear();
+        routes_.clear();
+        scratch_route_.resize(max_hops_ + 1);
+        latency_hist_ = {};
+        network_hist_ = {};
+        stats_ = {};
+        in_flight_links_ = 0;
+        buffered_ = 0;
+        queued_ = 0;
+    }
+
+    void mark(std::uint32_t n, std::uint32_t port, std::uint32_t vc, bool on) {
+        const std::uint32_t bit = port * V + vc;
+        std::uint64_t& word = mask_[static_cast<std::size_t>(n) * WORDS + bit / 64];
+        if (on) word |= std::uint64_t{1} << (bit % 64);
+        else word &= ~(std::uint64_t{1} << (bit % 64));
+    }
+
+    /// Router n has work from cycle `when` on (or earlier, if it already had).
+    void activate(std::uint32_t n, std::uint64_t when) {
+        wake_[n] = is_active_[n] ? std::min(wake_[n], when) : when;
+        if (!is_active_[n]) {
+            is_active_[n] = 1;
+            active_.push_back(n);
+        }
+    }
+
+    [[nodiscard]] std::size_t ivc_index(std::uint32_t n, std::uint32_t port, std::uint32_t vc) const {
+        return (static_cast<std::size_t>(n) * NP + port) * V + vc;
+    }
+
+    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng) {
+        std::uint32_t id;
+        if (!free_packets_.empty()) {
+            id = free_packets_.back();
+            free_packets_.pop_back();
+        } else {
+            id = static_cast<std::uint32_t>(packets_.size());
+            packets_.emplace_back();
+        }
+        Packet& pk = packets_[id];
+        pk = Packet{};
+        pk.src = src;
+        pk.dst = dst;
+        pk.size = static_cast<std::uint16_t>(size);
+        pk.created = now;
+        pk.measured = now >= cfg_.warmup && now < cfg_.warmup + cfg_.measure;
+        pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
+        if (pk.measured) {
+            ++stats_.measured_packets;
+            stats_.created_in_window += size;
+        }
+        SourceQueue& q = source_[src];
+        q.push(id);
+        ++queued_;
+        if (q.size == 1) {
+            write_route(id);
+            start_head(ivc_index(src, LOCAL, 0), id, 0, now);
+            mark(src, LOCAL, 0, true);
+            activate(src, ivc_[ivc_index(src, LOCAL, 0)].ready);
+        } else {
+            activate(src, wake_[src]);
+        }
+    }
+
+    void write_route(std::uint32_t id) {
+        Packet& pk = packets_[id];
+        const std::size_t len = fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst},
+                                                              pk.choice, scratch_route_.data());
+        pk.route_len = static_cast<std::uint16_t>(len);
+        if (routes_.size() < (static_cast<std::size_t>(id) + 1) * max_hops_)
+            routes_.resize((static_cast<std::size_t>(id) + 1) * max_hops_ + routes_.size() / 2);
+        RouteStep* steps = &routes_[static_cast<std::size_t>(id) * max_hops_];
+        for (std::size_t i = 0; i < len; ++i)
+            steps[i] = RouteStep{static_cast<std::uint16_t>(scratch_route_[i].port.value), scratch_route_[i].vc};
+    }
+
+    /// The route step a head at hop `hop` of packet `id` takes: an output port and VC.
+    void start_head(std::size_t ivc, std::uint32_t id, std::uint32_t hop, std::uint64_t front_since) {
+        InputVc& v = ivc_[ivc];
+        const Packet& pk = packets_[id];
+        if (hop >= pk.route_len) {
+            v.out_port = static_cast<std::uint16_t>(LOCAL);
+            v.out_vc = 0;
+        } else {
+            const RouteStep& s = routes_[static_cast<std::size_t>(id) * max_hops_ + hop];
+            v.out_port = s.port;
+            v.out_vc = s.vc;
+        }
+        v.state = VcState::waiting_vc;
+        v.ready = front_since + cfg_.pipeline.routing;
+        v.since = front_since;
+    }
+
+    // --- the run ------------------------------------------------------------------------
+    /// Runs until the measured packets are delivered (Bernoulli: injection goes on
+    /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
+    /// and the network is empty; the drain limit and the watchdog stop it earlier.
+    template <class Inject>
+    CycleResult simulate(double rate, std::optional<std::uint64_t> trace_end, Inject&& inject) {
+        reset();
+        Random rng(cfg_.seed);
+        const std::uint64_t window_end = cfg_.warmup + cfg_.measure;
+        const std::uint64_t drain = cfg_.drain_limit ? cfg_.drain_limit : 3 * window_end;
+        const std::uint64_t stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
+        const std::uint64_t check_every = std::max<std::uint64_t>(1, std::min<std::uint64_t>(cfg_.watchdog / 4, 1024));
+        std::uint64_t now = 0;
+        std::uint64_t until_check = check_every;
+        auto last_report = std::chrono::steady_clock::now();
+        CycleResult result;
+        for (;; ++now) {
+            if (!trace_end || now <= *trace_end) inject(now, rng);
+            deliver_events(now);
+            step_routers(now);
+            const bool measured_in = stats_.measured_delivered == stats_.measured_packets;
+            const bool done = trace_end ? now >= *trace_end && buffered_ == 0 && queued_ == 0 && in_flight_links_ == 0
+                                        : now + 1 >= window_end && measured_in;
+            if (done) {
+                ++now;
+                break;
+            }
+            if (now + 1 >= stop ||
+                (!trace_end && now >= window_end && queued_ > cfg_.max_queued_per_node * nodes_)) {
+                result.drained = measured_in && !(trace_end && (buffered_ || queued_ || in_flight_links_));
+                ++now;
+                break;
+            }
+            if (--until_check == 0) until_check = check_every;
+            if (buffered_ > 0 && until_check == check_every) {
+                if (auto report = find_deadlock(now)) {
+                    result.deadlock = std::move(report);
+                    result.drained = false;
+                    ++now;
+                    break;
+                }
+            }
+            if (cfg_.progress && (now & 0x3fff) == 0) {
+                const auto t = std::chrono::steady_clock::now();
+                if (t - last_report > std::chrono::seconds(3)) {
+                    last_report = t;
+                    std::fprintf(stderr, "fabric cycle kernel: cycle %llu of at most %llu, %llu of %llu measured "
+                                 "packets delivered\n",
+                                 static_cast<unsigned long long>(now), static_cast<unsigned long long>(stop),
+                                 static_cast<unsigned long long>(stats_.measured_delivered),
+                                 static_cast<unsigned long long>(stats_.measured_packets));
+                }
+            }
+        }
+        (void)rate;
+        result.cycles = now;
+        const double window_node_cycles = static_cast<double>(cfg_.measure) * nodes_;
+        result.offered = static_cast<double>(stats_.created_in_window) / window_node_cycles;
+        result.accepted = static_cast<double>(stats_.ejected_in_window) / window_node_cycles;
+        result.saturated = !result.drained || result.accepted < 0.95 * result.offered;
+        result.latency = LatencySummary::of(latency_hist_);
+        result.network_latency = LatencySummary::of(network_hist_);
+        result.hops_mean = stats_.measured_delivered
+                               ? static_cast<double>(stats_.hops) / static_cast<double>(stats_.measured_delivered)
+                               : 0.0;
+        result.measured_packets = stats_.measured_packets;
+        result.measured_delivered = stats_.measured_delivered;
+        result.flits_injected = stats_.injected;
+        result.flits_ejected = stats_.ejected;
+        result.flits_in_flight = count_in_flight();
+        result.packets_delivered = stats_.delivered;
+        result.out_of_order = stats_.out_of_order;
+        result.misdelivered = stats_.misdelivered;
+        result.ports_per_node = P;
+        result.channel_utilisation.resize(sent_in_window_.size());
+        for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
+            result.channel_utilisation[c] = static_cast<double>(sent_in_window_[c]) / static_cast<double>(cfg_.measure);
+        return result;
+    }
+
+    void deliver_events(std::uint64_t now) {
+        auto& fb = feedback_[now & (wheel_size_ - 1)];
+        for (const Feedback& f : fb) {
+            fab_.flow().on_feedback(sender_[f.sender], f.value);
+            const auto node = static_cast<std::uint32_t>(f.sender / (static_cast<std::size_t>(P) * V));
+            wake_[node] = std::min(wake_[node], now);  // a blocked flit there may go now
+        }
+        fb.clear();
+        auto& arr = arrivals_[now & (wheel_size_ - 1)];
+        for (const Arrival& a : arr) {
+            --in_flight_links_;
+            ++buffered_;
+            InputVc& v = ivc_[a.ivc];
+            const std::uint32_t node = static_cast<std::uint32_t>(a.ivc / (static_cast<std::size_t>(NP) * V));
+            const std::uint32_t port = static_cast<std::uint32_t>((a.ivc / V) % NP);
+            const std::uint32_t vc = static_cast<std::uint32_t>(a.ivc % V);
+            if (v.count == buffer_)
+                throw std::logic_error(detail::message("buffer overflow at node ", node, " port ", port, " vc ", vc,
+                                                       ": the flow-control protocol let too many flits through"));
+            flits_[ring_base(node, port, vc) + (v.head + v.count) % buffer_] = a.flit;
+            ++v.count;
+            ++occupied_[node];
+            const std::size_t channel = static_cast<std::size_t>(node) * P + port;
+            const std::uint32_t up = up_channel_[channel];
+            fab_.flow().on_arrive(receiver_[channel * V + vc],
+                                  [&](std::uint32_t value) { send_feedback(up, vc, value, now); });
+            std::uint64_t wake = now;  // a flit behind others changes nothing; a body flit may go now
+            if (v.count == 1) {
+                mark(node, port, vc, true);
+                if (v.state == VcState::idle) {
+                    start_head(a.ivc, a.flit.packet, a.flit.hop, now);
+                    wake = v.ready;  // a head can act once routed
+                } else {
+                    v.since = now;
+                }
+            } else {
+                wake = wake_[node];
+            }
+            activate(node, wake);
+        }
+        arr.clear();
+    }
+
+    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint32_t value, std::uint64_t now) {
+        feedback_[(now + fab_.flow().feedback_delay()) & (wheel_size_ - 1)].push_back(
+            Feedback{static_cast<std::uint32_t>(static_cast<std::size_t>(channel) * V + vc), value});
+    }
+
+    [[nodiscard]] std::size_t ring_base(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
+        return ((static_cast<std::size_t>(node) * P + port) * V + vc) * buffer_;
+    }
+
+    /// The flit at the front of an input VC (network port or source queue).
+    [[nodiscard]] Flit front(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
+        if (port == LOCAL) {
+            const std::uint32_t id = source_[node].front();
+            return Flit{id, packets_[id].sent, 0};
+        }
+        const InputVc& v = ivc_[ivc_index(node, port, vc)];
+        return flits_[ring_base(node, port, vc) + v.head];
+    }
+
+    [[nodiscard]] bool has_front(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
+        const std::uint32_t bit = port * V + vc;
+        return (mask_[static_cast<std::size_t>(node) * WORDS + bit / 64] >> (bit % 64)) & 1U;
+    }
+
+    void step_routers(std::uint64_t now) {
+        std::size_t keep = 0;
+        for (std::size_t i = 0; i < active_.size(); ++i) {
+            const std::uint32_t n = active_[i];
+            if (wake_[n] <= now) wake_[n] = step_router(n, now);
+            if (any_front(n)) active_[keep++] = n;
+            else is_active_[n] = 0;
+        }
+        active_.resize(keep);
+    }
+
+    [[nodiscard]] bool any_front(std::uint32_t n) const {
+        for (std::uint32_t w = 0; w < WORDS; ++w)
+            if (mask_[static_cast<std::size_t>(n) * WORDS + w]) return true;
+        return false;
+    }
+
+    /// Calls f(port, vc) for every input VC of router n with a front flit, in index order.
+    template <class Fn>
+    void for_each_front(std::uint32_t n, Fn&& f) const {
+        for (std::uint32_t w = 0; w < WORDS; ++w) {
+            std::uint64_t bits = mask_[static_cast<std::size_t>(n) * WORDS + w];
+            while (bits) {
+                const auto bit = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)));
+                bits &= bits - 1;
+                f(bit / V, bit % V);
+            }
+        }
+    }
+
+    /// One cycle of router n; returns the first cycle at which stepping it again
+    /// can change anything, short of an event (arrival, feedback, new packet) that
+    /// wakes it earlier.
+    std::uint64_t step_router(std::uint32_t n, std::uint64_t now) {
+        const PipelineDelays& pd = cfg_.pipeline;
+        std::uint64_t wake = std::numeric_limits<std::uint64_t>::max();
+        auto later = [&](std::uint64_t t) { wake = t < wake ? t : wake; };
+        const std::uint64_t exit_delay = static_cast<std::uint64_t>(pd.switch_allocation) + pd.switch_traversal;
+
+        // One pass over the occupied input VCs collects both the VC-allocation
+        // requests and each input port's switch request (round robin from its
+        // pointer). A head granted its VC this cycle may bid for the switch only
+        // from grant + vc_allocation, so with a VA delay of 0 a second pass follows.
+        std::size_t requests = 0;
+        std::uint32_t choice[NP];
+        std::uint32_t requested = 0;
+        for (std::uint32_t port = 0; port < NP; ++port) choice[port] = none;
+        const std::size_t base = static_cast<std::size_t>(n) * NP;
+        auto switch_request = [&](std::uint32_t port, std::uint32_t vc, const InputVc& v) {
+            if (v.state != VcState::active) return;
+            if (v.ready > now) return later(v.ready);
+            const std::uint32_t start = in_rr_[base + port];
+            if (choice[port] != none && (choice[port] + V - start) % V <= (vc + V - start) % V) return later(now + 1);
+            const std::uint64_t free = port_free_[base + v.out_port];
+            if (free > now + exit_delay) return later(free - exit_delay);
+            if (!output_ready(n, port, vc, v)) return;  // blocked: a feedback event wakes us
+            if (choice[port] == none) ++requested;
+            else later(now + 1);
+            choice[port] = vc;
+        };
+        for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
+            const std::size_t iv = ivc_index(n, port, vc);
+            InputVc& v = ivc_[iv];
+            if (v.state == VcState::waiting_vc) {
+                if (v.ready > now) return later(v.ready);
+                if (v.out_port == LOCAL) {  // ejection: no virtual channel to hold
+                    v.state = VcState::active;
+                    v.ready = now + pd.vc_allocation;
+                    later(v.ready);
+                } else if (const std::size_t ov = ivc_index(n, v.out_port, v.out_vc); owner_[ov] == none) {
+                    va_requests_[requests++] = {iv, ov};
+                }
+                // else: the holder's tail frees the VC when this router moves it (a transfer wakes us)
+                return;
+            }
+            switch_request(port, vc, v);
+        });
+        // VC allocation: per output VC, the requester nearest at or after its pointer wins.
+        for (std::size_t i = 0; i < requests; ++i) {
+            const std::size_t ov = va_requests_[i].second;
+            if (owner_[ov] != none) {  // granted to an earlier request this cycle
+                later(now + 1);
+                continue;
+            }
+            std::size_t best = va_requests_[i].first;
+            for (std::size_t j = i + 1; j < requests; ++j)
+                if (va_requests_[j].second == ov && distance(va_rr_[ov], va_requests_[j].first) <
+                                                        distance(va_rr_[ov], best))
+                    best = va_requests_[j].first;
+            InputVc& w = ivc_[best];
+            owner_[ov] = static_cast<std::uint32_t>(best);
+            va_rr_[ov] = static_cast<std::uint32_t>(best + 1);
+            w.state = VcState::active;
+            w.ready = now + pd.vc_allocation;
+            later(w.ready);
+        }
+        if (pd.vc_allocation == 0 && requests > 0) {
+            for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
+                const InputVc& v = ivc_[ivc_index(n, port, vc)];
+                if (v.ready == now && v.state == VcState::active) switch_request(port, vc, v);
+            });
+        }
+        if (requested == 0) return wake;
+        // Output stage: each output port grants the requesting input port nearest
+        // at or after its round-robin pointer.
+        std::uint32_t winner[NP];
+        for (std::uint32_t out = 0; out < NP; ++out) winner[out] = none;
+        for (std::uint32_t port = 0; port < NP; ++port) {
+            if (choice[port] == none) continue;
+            const std::uint32_t out = ivc_[ivc_index(n, port, choice[port])].out_port;
+            const std::uint32_t rr = out_rr_[base + out];
+            const std::uint32_t w = winner[out];
+            if (w == none || (port >= rr ? port - rr : port + NP - rr) < (w >= rr ? w - rr : w + NP - rr))
+                winner[out] = port;
+        }
+        for (std::uint32_t out = 0; out < NP; ++out) {
+            const std::uint32_t port = winner[out];
+            if (port == none) continue;
+            transfer(n, port, choice[port], now, exit_delay);
+            out_rr_[base + out] = port + 1 == NP ? 0 : port + 1;
+            in_rr_[base + port] = choice[port] + 1 == V ? 0 : choice[port] + 1;
+            choice[port] = none;
+        }
+        // A transfer changes what follows it (next flits, freed VCs), and a loser
+        // of the output stage bids again: look again next cycle.
+        later(now + 1);
+        return wake;
+    }
+
+    [[nodiscard]] std::size_t distance(std::size_t from, std::size_t to) const {
+        const std::size_t span = static_cast<std::size_t>(nodes_) * NP * V;
+        return (to + span - from % span) % span;
+    }
+
+    /// Whether the flow control of the output lets the flit at the front go (the
+    /// output link's availability is checked by the caller). The front flit is
+    /// looked at only when the protocol or virtual cut-through needs its packet's size.
+    [[nodiscard]] bool output_ready(std::uint32_t n, std::uint32_t port, std::uint32_t vc, const InputVc& v) const {
+        if (v.out_port == LOCAL) return true;
+        const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
+        const bool whole = cfg_.switching == Switching::virtual_cut_through;
+        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[channel * V + v.out_vc], false, 1, false);
+        const Flit f = front(n, port, vc);
+        return fab_.flow().can_send(sender_[channel * V + v.out_vc], f.index == 0, packets_[f.packet].size, whole);
+    }
+
+    static constexpr bool needs_packet_size = [] {
+        if constexpr (requires { F::needs_packet_size; }) return F::needs_packet_size;
+        else return true;
+    }();
+
+    void transfer(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now, std::uint64_t exit_delay) {
+        const std::size_t iv = ivc_index(n, port, vc);
+        InputVc& v = ivc_[iv];
+        const Flit f = front(n, port, vc);
+        Packet& pk = packets_[f.packet];
+        const bool tail = f.index + 1 == pk.size;
+        const std::uint64_t leaves = now + exit_delay;
+        ++stats_.moves;
+
+        // Out of the input buffer.
+        if (port == LOCAL) {
+            if (f.index == 0) pk.injected = now;
+            ++pk.sent;
+            ++stats_.injected;
+            if (tail) {
+                source_[n].pop();
+                --queued_;
+                if (source_[n].size == 0) mark(n, LOCAL, 0, false);
+            }
+        } else {
+            v.head = (v.head + 1) % buffer_;
+            --v.count;
+            --occupied_[n];
+            if (v.count == 0) mark(n, port, vc, false);
+            --buffered_;
+            const std::size_t channel = static_cast<std::size_t>(n) * P + port;
+            const std::uint32_t up = up_channel_[channel];
+            fab_.flow().on_free(receiver_[channel * V + vc],
+                                [&](std::uint32_t value) { send_feedback(up, vc, value, now); });
+        }
+
+        // Into the output.
+        if (v.out_port == LOCAL) {
+            port_free_[static_cast<std::size_t>(n) * NP + LOCAL] = leaves + 1;
+            eject(n, f, pk, leaves);
+        } else {
+            const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
+            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves + serial_[channel];
+            fab_.flow().on_send(sender_[channel * V + v.out_vc]);
+            if (leaves >= cfg_.warmup && leaves < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
+            const std::uint32_t w = down_[channel];
+            const std::size_t target = ivc_index(w, down_port_[channel], v.out_vc);
+            arrivals_[(leaves + latency_[channel]) & (wheel_size_ - 1)].push_back(
+                Arrival{static_cast<std::uint32_t>(target),
+                        Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
+            ++in_flight_links_;
+        }
+
+        // The input VC after this flit.
+        if (tail) {
+            if (v.out_port != LOCAL) owner_[ivc_index(n, v.out_port, v.out_vc)] = none;
+            v.state = VcState::idle;
+            if (has_front(n, port, vc)) {
+                // The next head is at the front as this tail leaves: it is routed from now.
+                const Flit next = front(n, port, vc);
+                if (port == LOCAL) write_route(next.packet);
+                start_head(iv, next.packet, next.hop, now);
+            }
+        } else {
+            v.ready = now + 1;
+            v.since = now + 1;
+        }
+    }
+
+    void eject(std::uint32_t n, const Flit& f, Packet& pk, std::uint64_t at) {
+        ++stats_.ejected;
+        if (at >= cfg_.warmup && at < cfg_.warmup + cfg_.measure) ++stats_.ejected_in_window;
+        if (f.index != pk.ejected) ++stats_.out_of_order;
+        ++pk.ejected;
+        if (pk.ejected < pk.size) return;
+        ++stats_.delivered;
+        if (n != pk.dst) ++stats_.misdelivered;
+        if (pk.measured) {
+            ++stats_.measured_delivered;
+            stats_.hops += pk.route_len;
+            latency_hist_.add(at - pk.created);
+            network_hist_.add(at - pk.injected);
+        }
+        free_packets_.push_back(f.packet);
+    }
+
+    [[nodiscard]] std::uint64_t count_in_flight() const {
+        std::uint64_t flits = in_flight_links_;
+        for (const auto& v : ivc_) flits += v.count;
+        // Flits of packets partly out of their source queue are in flight too; the
+        // source queue's unsent flits were never injected.
+        return flits;
+    }
+
+    /// The wait-for graph of input VCs whose front flit has waited at least
+    /// `watchdog` cycles: a VC waits for the packet holding the output VC it wants,
+    /// or, holding one, for the downstream VC whose flow control refuses it. A cycle
+    /// among such VCs can never resolve: that is a deadlock, reported with the
+    /// channels the waiting flits came in on.
+    std::optional<DeadlockReport> find_deadlock(std::uint64_t now) const {
+        const std::size_t count = ivc_.size();
+        auto stuck = [&](std::size_t iv) {
+            const auto node = static_cast<std::uint32_t>(iv / VCS);
+            const auto port = static_cast<std::uint32_t>((iv / V) % NP);
+            return has_front(node, port, static_cast<std::uint32_t>(iv % V)) && now >= ivc_[iv].since + cfg_.watchdog;
+        };
+        std::vector<std::vector<std::uint32_t>> waits(count);
+        bool any = false;
+        for (std::uint32_t n = 0; n < nodes_; ++n)
+            for (std::uint32_t port = 0; port < NP; ++port)
+                for (std::uint32_t vc = 0; vc < V; ++vc) {
+                    const std::size_t iv = ivc_index(n, port, vc);
+                    if (!stuck(iv)) continue;
+                    any = true;
+                    const InputVc& v = ivc_[iv];
+                    if (v.out_port == LOCAL) continue;
+                    const std::size_t ov = ivc_index(n, v.out_port, v.out_vc);
+                    std::size_t target = none;
+                    if (v.state == VcState::waiting_vc && owner_[ov] != none) {
+                        target = owner_[ov];
+                    } else if (v.state == VcState::active) {
+                        const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
+                        if (!output_ready(n, port, vc, v))
+                            target = ivc_index(down_[channel], down_port_[channel], v.out_vc);
+                    }
+                    if (target != none && stuck(target)) waits[iv].push_back(static_cast<std::uint32_t>(target));
+                }
+        if (!any) return std::nullopt;
+        const auto cycle = detail::find_cycle(waits);
+        if (cycle.empty()) return std::nullopt;
+        DeadlockReport report;
+        report.cycle = now;
+        report.idle_cycles = cfg_.watchdog;
+        report.flits_buffered = buffered_;
+        for (const auto iv : cycle) {
+            const auto node = static_cast<std::uint32_t>(iv / VCS);
+            const auto port = static_cast<std::uint32_t>((iv / V) % NP);
+            if (port == LOCAL) {  // a packet still entering from its source: port P names the injection channel
+                report.waiting.push_back(VirtualChannel{NodeId{node}, PortId{P}, 0});
+                continue;
+            }
+            const std::uint32_t up = up_channel_[static_cast<std::size_t>(node) * P + port];
+            report.waiting.push_back(VirtualChannel{NodeId{up / P}, PortId{up % P}, static_cast<std::uint8_t>(iv % V)});
+        }
+        return report;
+    }
+
+    struct Stats {
+        std::uint64_t moves = 0, injected = 0, ejected = 0, delivered = 0, out_of_order = 0, misdelivered = 0;
+        std::uint64_t measured_packets = 0, measured_delivered = 0, hops = 0;
+        std::uint64_t created_in_window = 0, ejected_in_window = 0;
+    };
+
+    const Fab& fab_;
+    CycleConfig cfg_;
+    std::uint32_t nodes_ = 0;
+    std::uint32_t max_hops_ = 0;
+    std::uint32_t buffer_ = 0;
+    std::uint64_t wheel_size_ = 1;
+    // per channel (node * P + port)
+    std::vector<std::uint32_t> down_, down_port_, up_channel_, latency_, serial_;
+    std::vector<std::uint64_t> sent_in_window_;
+    // per input VC (node, port incl. local, vc)
+    std::vector<InputVc> ivc_;
+    std::vector<Flit> flits_;
+    std::vector<std::uint32_t> owner_;  // per output VC: the input VC holding it
+    std::vector<std::uint32_t> va_rr_;
+    // per (channel, vc)
+    std::vector<typename F::sender_vc> sender_;
+    std::vector<typename F::receiver_vc> receiver_;
+    // per (node, port incl. local)
+    std::vector<std::uint64_t> port_free_;
+    std::vector<std::uint32_t> in_rr_, out_rr_;
+    // per node
+    std::vector<std::uint32_t> occupied_;
+    std::vector<std::uint64_t> mask_;  // per router: bit port * V + vc set when that input VC has a front flit
+    std::vector<SourceQueue> source_;
+    std::vector<std::uint32_t> active_;
+    std::vector<std::uint8_t> is_active_;
+    std::vector<std::uint64_t> wake_;  // per router: the first cycle at which stepping it can change anything
+    // events
+    std::vector<std::vector<Arrival>> arrivals_;
+    std::vector<std::vector<Feedback>> feedback_;
+    // packets
+    std::vector<Packet> packets_;
+    std::vector<std::uint32_t> free_packets_;
+    std::vector<RouteStep> routes_;
+    std::vector<Hop> scratch_route_;
+    std::array<std::pair<std::size_t, std::size_t>, VCS> va_requests_{};
+    LatencyHistogram latency_hist_, network_hist_;
+    Stats stats_;
+    std::uint64_t in_flight_links_ = 0;
+    std::uint64_t buffered_ = 0;
+    std::uint64_t queued_ = 0;  // packets in source queues
+};
+
+/// Runs one Bernoulli simulation of `fabric`.
+template <class Fab, TrafficPattern Pattern>
+CycleResult simulate_cycles(const Fab& fabric, const Pattern& pattern, double rate,
+                            PacketSizes sizes = PacketSizes::fixed(1), CycleConfig config = {}) {
+    CycleSimulator<Fab> sim(fabric, config);
+    return sim.run(pattern, rate, sizes);
+}
+
+}  // namespace fabric

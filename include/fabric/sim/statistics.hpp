@@ -1,0 +1,49 @@
+// Latency statistics for the cycle kernel: an exact histogram with one bin per
+// cycle (latencies are whole cycles), from which mean and percentiles are exact.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace fabric {
+
+class LatencyHistogram {
+public:
+    void add(std::uint64_t cycles) {
+        if (cycles >= bins_.size()) bins_.resize(cycles + 1 + bins_.size() / 2, 0);
+        ++bins_[cycles];
+        ++count_;
+        sum_ += static_cast<double>(cycles);
+        if (cycles > max_) max_ = cycles;
+    }
+
+    [[nodiscard]] std::uint64_t count() const { return count_; }
+    [[nodiscard]] double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0.0; }
+    [[nodiscard]] std::uint64_t max() const { return max_; }
+
+    /// The smallest latency L such that at least a fraction q of the samples are <= L.
+    [[nodiscard]] std::uint64_t percentile(double q) const {
+        if (count_ == 0) return 0;
+        const auto need = static_cast<std::uint64_t>(q * static_cast<double>(count_) + 0.999999999);
+        std::uint64_t seen = 0;
+        for (std::size_t c = 0; c < bins_.size(); ++c) {
+            seen += bins_[c];
+            if (seen >= (need == 0 ? 1 : need)) return c;
+        }
+        return max_;
+    }
+
+    /// Samples per latency, index = cycles (up to max()).
+    [[nodiscard]] std::vector<std::uint64_t> bins() const {
+        return {bins_.begin(), bins_.begin() + static_cast<std::ptrdiff_t>(count_ ? max_ + 1 : 0)};
+    }
+
+private:
+    std::vector<std::uint64_t> bins_ = std::vector<std::uint64_t>(256, 0);
+    std::uint64_t count_ = 0;
+    std::uint64_t max_ = 0;
+    double sum_ = 0;
+};
+
+}  // namespace fabric
