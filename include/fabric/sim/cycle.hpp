@@ -19,10 +19,13 @@
 //     g + switch_allocation + switch_traversal, and is in the next router's
 //     buffer after the link's latency; a link takes one flit per `serialisation`
 //     cycles. Ejection happens at g + switch_allocation + switch_traversal.
-// So a packet of S flits crossing h links with no contention takes
-//   (h + 1) (routing + vc_allocation + switch_allocation + switch_traversal)
-//   + h * latency + (S - 1) * serialisation
-// cycles from creation to the ejection of its tail.
+// So a packet of S flits crossing h >= 1 links with no contention, every link of
+// latency L and serialisation s, a router pipeline of P cycles in all, takes
+//   (h + 1) P + h L + max((S - 1) s - (routing + vc_allocation), S - 1)
+// cycles from creation to the ejection of its tail: the flits leave s cycles
+// apart, and at the last router the body flits, which need no routing and no VC,
+// close up by routing + vc_allocation cycles, down to one flit per cycle at the
+// ejection port. With s = 1 this is (h + 1) P + h L + S - 1.
 //
 // Flow control is a policy (see flow/credit.hpp for the hooks). Wormhole
 // switching lets a head go when the next buffer has one free slot; virtual
@@ -92,7 +95,8 @@ struct CycleConfig {
     std::uint32_t flit_bytes = 16;
     std::uint64_t warmup = 1000;
     std::uint64_t measure = 10000;
-    /// Cycles after the window to wait for the measured packets; 0: 3 (warmup + measure).
+    /// Cycles after the window (or after a trace's last message) to wait for the
+    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000.
     std::uint64_t drain_limit = 0;
     /// A deadlock is declared when flits that have not moved for this many cycles
     /// wait on each other in a cycle of virtual channels.
@@ -496,7 +500,7 @@ private:
         reset();
         Random rng(cfg_.seed);
         const std::uint64_t window_end = cfg_.warmup + cfg_.measure;
-        const std::uint64_t drain = cfg_.drain_limit ? cfg_.drain_limit : 3 * window_end;
+        const std::uint64_t drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
         const std::uint64_t stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
         const std::uint64_t check_every = std::max<std::uint64_t>(1, std::min<std::uint64_t>(cfg_.watchdog / 4, 1024));
         std::uint64_t now = 0;
@@ -678,16 +682,22 @@ private:
         // pointer). A head granted its VC this cycle may bid for the switch only
         // from grant + vc_allocation, so with a VA delay of 0 a second pass follows.
         std::size_t requests = 0;
+        std::size_t granted = 0;
         std::uint32_t choice[NP];
         std::uint32_t requested = 0;
         for (std::uint32_t port = 0; port < NP; ++port) choice[port] = none;
         const std::size_t base = static_cast<std::size_t>(n) * NP;
+        // Per-router views: locals the compiler need not reload after every store.
+        InputVc* const vcs = ivc_.data() + base * V;
+        std::uint32_t* const owner = owner_.data() + base * V;
+        const std::uint32_t* const in_rr = in_rr_.data() + base;
+        const std::uint64_t* const port_free = port_free_.data() + base;
         auto switch_request = [&](std::uint32_t port, std::uint32_t vc, const InputVc& v) {
             if (v.state != VcState::active) return;
             if (v.ready > now) return later(v.ready);
-            const std::uint32_t start = in_rr_[base + port];
+            const std::uint32_t start = in_rr[port];
             if (choice[port] != none && (choice[port] + V - start) % V <= (vc + V - start) % V) return later(now + 1);
-            const std::uint64_t free = port_free_[base + v.out_port];
+            const std::uint64_t free = port_free[v.out_port];
             if (free > now + exit_delay) return later(free - exit_delay);
             if (!output_ready(n, port, vc, v)) return;  // blocked: a feedback event wakes us
             if (choice[port] == none) ++requested;
@@ -695,16 +705,16 @@ private:
             choice[port] = vc;
         };
         for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
-            const std::size_t iv = ivc_index(n, port, vc);
-            InputVc& v = ivc_[iv];
+            InputVc& v = vcs[port * V + vc];
             if (v.state == VcState::waiting_vc) {
                 if (v.ready > now) return later(v.ready);
                 if (v.out_port == LOCAL) {  // ejection: no virtual channel to hold
                     v.state = VcState::active;
                     v.ready = now + pd.vc_allocation;
                     later(v.ready);
-                } else if (const std::size_t ov = ivc_index(n, v.out_port, v.out_vc); owner_[ov] == none) {
-                    va_requests_[requests++] = {iv, ov};
+                    ++granted;
+                } else if (const std::uint32_t ov = v.out_port * V + v.out_vc; owner[ov] == none) {
+                    va_requests_[requests++] = {base * V + port * V + vc, base * V + ov};
                 }
                 // else: the holder's tail frees the VC when this router moves it (a transfer wakes us)
                 return;
@@ -729,10 +739,11 @@ private:
             w.state = VcState::active;
             w.ready = now + pd.vc_allocation;
             later(w.ready);
+            ++granted;
         }
-        if (pd.vc_allocation == 0 && requests > 0) {
+        if (pd.vc_allocation == 0 && granted > 0) {
             for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
-                const InputVc& v = ivc_[ivc_index(n, port, vc)];
+                const InputVc& v = vcs[port * V + vc];
                 if (v.ready == now && v.state == VcState::active) switch_request(port, vc, v);
             });
         }
@@ -743,7 +754,7 @@ private:
         for (std::uint32_t out = 0; out < NP; ++out) winner[out] = none;
         for (std::uint32_t port = 0; port < NP; ++port) {
             if (choice[port] == none) continue;
-            const std::uint32_t out = ivc_[ivc_index(n, port, choice[port])].out_port;
+            const std::uint32_t out = vcs[port * V + choice[port]].out_port;
             const std::uint32_t rr = out_rr_[base + out];
             const std::uint32_t w = winner[out];
             if (w == none || (port >= rr ? port - rr : port + NP - rr) < (w >= rr ? w - rr : w + NP - rr))

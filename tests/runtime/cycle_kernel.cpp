@@ -1,0 +1,271 @@
+// The flit-level kernel: exact zero-load latencies worked by hand, conservation
+// of flits, reproducibility, agreement with the flow-level kernel, deadlock
+// detection, and validation.
+#include <doctest/doctest.h>
+
+#include <fabric/composition.hpp>
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/routing/dimension_order.hpp>
+#include <fabric/sim/cycle.hpp>
+#include <fabric/sim/link_load.hpp>
+#include <fabric/topology/torus.hpp>
+
+#include <cmath>
+#include <vector>
+
+using namespace fabric;
+
+namespace {
+
+using Ring = Torus<1>;
+using Torus2 = Torus<2>;
+
+CycleConfig quiet(CycleConfig c = {}) {
+    c.progress = false;
+    return c;
+}
+
+/// Latency of one packet of `flits` from node 0 to `dst` on an otherwise idle network.
+template <class Fab>
+std::uint64_t single_packet(const Fab& net, std::uint32_t dst, std::uint32_t flits, CycleConfig cfg) {
+    cfg.warmup = 0;
+    cfg.measure = 1;
+    CycleSimulator<Fab> sim(net, quiet(cfg));
+    const std::vector<TraceMessage> trace{{0, 0, dst, flits}};
+    const auto r = sim.run_trace(trace);
+    REQUIRE(r.packets_delivered == 1);
+    REQUIRE(r.measured_delivered == 1);
+    return r.latency.max;
+}
+
+}  // namespace
+
+TEST_CASE("zero-load latency, one flit per cycle: (h + 1) * pipeline + h * link latency + (S - 1)") {
+    const Fabric<Ring, DorTieSplit<>> ring{Ring({16})};
+    const std::vector<PipelineDelays> pipelines{{1, 1, 1, 1}, {0, 0, 0, 1}, {2, 1, 3, 1}, {0, 0, 0, 0}, {1, 2, 1, 2}};
+    for (const auto& pd : pipelines)
+        for (std::uint32_t latency : {1U, 2U, 5U})
+            for (std::uint32_t h : {0U, 1U, 2U, 5U, 8U})
+                for (std::uint32_t flits : {1U, 2U, 7U}) {
+                    CAPTURE(pd.total());
+                    CAPTURE(latency);
+                    CAPTURE(h);
+                    CAPTURE(flits);
+                    CycleConfig cfg;
+                    cfg.pipeline = pd;
+                    cfg.link_latency = latency;
+                    const std::uint64_t expected = (h + 1) * pd.total() + h * latency + (flits - 1);
+                    CHECK(single_packet(ring, h, flits, cfg) == expected);
+                }
+}
+
+TEST_CASE("zero-load latency with serialisation s: body flits close up by routing + VC allocation at the end") {
+    // 2 GB/s links, 8-byte flits, 1 ns cycles: s = 4 cycles per flit; 3 ns: 3 cycles of latency.
+    // Worked by hand for 3 hops, pipeline 1+1+1+1: the head takes 4 * 4 + 3 * 3 = 25
+    // cycles; flits leave 4 apart, and at the last router a body flit needs only
+    // switch allocation and traversal (2 cycles, not 4): the tail ejects
+    // 25 + 4 (S - 1) - 2 cycles after creation, and never less than one cycle after
+    // the flit ahead of it.
+    using T = Torus<2, BasicLink<2>>;
+    const Fabric<T, DorTieSplit<>> net{T({8, 8}, BasicLink<2>(GBps{2.0}, Nanoseconds{3.0}))};
+    CycleConfig cfg;
+    cfg.cycle_ns = 1.0;
+    cfg.flit_bytes = 8;
+    CHECK(single_packet(net, 2 + 8 * 1, 1, cfg) == 25);
+    CHECK(single_packet(net, 2 + 8 * 1, 3, cfg) == 25 + 8 - 2);
+    CHECK(single_packet(net, 2 + 8 * 1, 6, cfg) == 25 + 20 - 2);
+    // A longer routing stage: the close-up is capped at one flit per cycle.
+    cfg.pipeline = {5, 1, 1, 1};
+    CHECK(single_packet(net, 2 + 8 * 1, 2, cfg) == 4 * 8 + 3 * 3 + 1);
+    // And the general form, over many cases.
+    for (std::uint32_t flits : {1U, 2U, 5U})
+        for (std::uint32_t r : {0U, 1U, 3U})
+            for (std::uint32_t va : {0U, 2U}) {
+                cfg.pipeline = {r, va, 1, 1};
+                const std::uint64_t p = cfg.pipeline.total();
+                const std::int64_t close = static_cast<std::int64_t>(flits - 1) * 4 - static_cast<std::int64_t>(r + va);
+                const std::uint64_t tail = static_cast<std::uint64_t>(std::max<std::int64_t>(close, flits - 1));
+                CHECK(single_packet(net, 2 + 8 * 1, flits, cfg) == 4 * p + 3 * 3 + tail);
+            }
+}
+
+TEST_CASE("conservation: injected = ejected + in flight, in order, at the right node, for every workload") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({8, 8})};
+    const auto check = [](const CycleResult& r) {
+        CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight);
+        CHECK(r.out_of_order == 0);
+        CHECK(r.misdelivered == 0);
+        CHECK_FALSE(r.deadlock);
+    };
+    CycleConfig cfg = quiet();
+    cfg.warmup = 200;
+    cfg.measure = 2000;
+    for (const double rate : {0.05, 0.2, 0.6}) {
+        CAPTURE(rate);
+        check(simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(1), cfg));
+        check(simulate_cycles(net, TransposeTraffic(8, 8), rate, PacketSizes::fixed(4), cfg));
+        check(simulate_cycles(net, TornadoTraffic(Grid{8, 8}), rate, PacketSizes::bimodal(1, 8, 0.5), cfg));
+        check(simulate_cycles(net, BitComplementTraffic(64), rate, PacketSizes::fixed(2), cfg));
+        check(simulate_cycles(net, RandomPermutationTraffic(64, 3), rate, PacketSizes::fixed(3), cfg));
+        check(simulate_cycles(net, HaloTraffic(Grid{8, 8}), rate, PacketSizes::fixed(5), cfg));
+        CycleConfig vct = cfg;
+        vct.switching = Switching::virtual_cut_through;
+        check(simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(4), vct));
+    }
+}
+
+TEST_CASE("the same seed gives the same numbers bit for bit; another seed other numbers") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({8, 8})};
+    CycleConfig cfg = quiet();
+    cfg.warmup = 300;
+    cfg.measure = 3000;
+    const auto a = simulate_cycles(net, UniformTraffic(64), 0.3, PacketSizes::bimodal(1, 4, 0.5), cfg);
+    const auto b = simulate_cycles(net, UniformTraffic(64), 0.3, PacketSizes::bimodal(1, 4, 0.5), cfg);
+    CHECK(a.latency.mean == b.latency.mean);
+    CHECK(a.latency.histogram == b.latency.histogram);
+    CHECK(a.accepted == b.accepted);
+    CHECK(a.cycles == b.cycles);
+    CHECK(a.channel_utilisation == b.channel_utilisation);
+    cfg.seed = 2;
+    const auto c = simulate_cycles(net, UniformTraffic(64), 0.3, PacketSizes::bimodal(1, 4, 0.5), cfg);
+    CHECK(c.latency.histogram != a.latency.histogram);
+}
+
+TEST_CASE("at low load every channel carries the flow-level load times the offered load") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({8, 8})};
+    const double rate = 0.05;
+    for (const auto& [name, flow, cycle] :
+         std::vector<std::tuple<const char*, LinkLoads, CycleResult>>{
+             {"uniform", link_load(net, UniformTraffic(64)), {}},
+             {"tornado", link_load(net, TornadoTraffic(Grid{8, 8})), {}}}) {
+        (void)cycle;
+        CAPTURE(name);
+        CycleConfig cfg = quiet();
+        cfg.warmup = 1000;
+        cfg.measure = 40000;
+        const auto r = std::string(name) == "uniform"
+                           ? simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(1), cfg)
+                           : simulate_cycles(net, TornadoTraffic(Grid{8, 8}), rate, PacketSizes::fixed(1), cfg);
+        // Flits on a channel in the window are close to Poisson: standard error
+        // sqrt(expected / window). Allow 5 standard errors plus the 1% by which the
+        // offered load itself fluctuates.
+        for (std::size_t c = 0; c < r.channel_utilisation.size(); ++c) {
+            const double expected = rate * flow.per_channel()[c];
+            const double sigma = std::sqrt(expected / static_cast<double>(cfg.measure));
+            CHECK(std::abs(r.channel_utilisation[c] - expected) <= 5 * sigma + 0.01 * expected + 1e-12);
+        }
+    }
+}
+
+TEST_CASE("accepted throughput never exceeds the flow-level bound") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({8, 8})};
+    CycleConfig cfg = quiet();
+    cfg.warmup = 500;
+    cfg.measure = 4000;
+    const std::vector<std::pair<const char*, double>> bounds{
+        {"uniform", link_load(net, UniformTraffic(64)).throughput()},
+        {"transpose", link_load(net, TransposeTraffic(8, 8)).throughput()},
+        {"tornado", link_load(net, TornadoTraffic(Grid{8, 8})).throughput()}};
+    for (const auto& [name, bound] : bounds) {
+        CAPTURE(name);
+        for (const double rate : {0.2, 0.5, 0.9}) {
+            CycleResult r;
+            if (std::string(name) == "uniform") r = simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(1), cfg);
+            else if (std::string(name) == "transpose")
+                r = simulate_cycles(net, TransposeTraffic(8, 8), rate, PacketSizes::fixed(1), cfg);
+            else r = simulate_cycles(net, TornadoTraffic(Grid{8, 8}), rate, PacketSizes::fixed(1), cfg);
+            CAPTURE(rate);
+            CAPTURE(r.accepted);
+            CHECK(r.accepted <= bound * 1.02);  // 2%: the window's statistical fluctuation
+        }
+    }
+}
+
+TEST_CASE("deadlock: one VC and no dateline locks up under heavy load and the watchdog names the cycle") {
+    using OneVc = Torus<2, BasicLink<1>>;
+    const Fabric<OneVc, DorTieSplit<NoDateline>> net{OneVc({8, 8}), allow_deadlock};
+    CycleConfig cfg = quiet();
+    cfg.watchdog = 1000;
+    const auto r = simulate_cycles(net, UniformTraffic(64), 0.8, PacketSizes::fixed(8), cfg);
+    REQUIRE(r.deadlock);
+    CHECK(r.saturated);
+    CHECK_FALSE(r.drained);
+    CHECK(r.deadlock->waiting.size() >= 2);
+    CHECK(r.deadlock->describe().find("fabric: deadlock at cycle") == 0);
+    CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight);
+    // Each waiting channel that is a network channel leads into the router of the next one.
+    const OneVc& topo = net.topology();
+    for (std::size_t i = 0; i < r.deadlock->waiting.size(); ++i) {
+        const auto& c = r.deadlock->waiting[i];
+        const auto& next = r.deadlock->waiting[(i + 1) % r.deadlock->waiting.size()];
+        if (c.port.value < OneVc::ports_per_node && next.port.value < OneVc::ports_per_node) {
+            const NodeId into = topo.neighbour(c.node, c.port);
+            CHECK((topo.neighbour(next.node, next.port) == into || next.node == into));
+        }
+    }
+}
+
+TEST_CASE("deadlock: with the dateline and two VCs the same load runs to the end") {
+    const Fabric<Torus2, DorTieSplit<Dateline>> net{Torus2({8, 8})};
+    CycleConfig cfg = quiet();
+    cfg.watchdog = 1000;
+    cfg.warmup = 1000;
+    cfg.measure = 5000;
+    const auto r = simulate_cycles(net, UniformTraffic(64), 0.8, PacketSizes::fixed(8), cfg);
+    CHECK_FALSE(r.deadlock);
+    CHECK(r.saturated);
+    CHECK(r.accepted > 0.1);
+}
+
+TEST_CASE("saturation is reported; a light load drains") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({8, 8})};
+    CycleConfig cfg = quiet();
+    cfg.warmup = 500;
+    cfg.measure = 3000;
+    const auto light = simulate_cycles(net, UniformTraffic(64), 0.1, PacketSizes::fixed(1), cfg);
+    CHECK_FALSE(light.saturated);
+    CHECK(light.drained);
+    CHECK(light.measured_delivered == light.measured_packets);
+    CHECK(light.accepted == doctest::Approx(light.offered).epsilon(0.05));
+    const auto heavy = simulate_cycles(net, UniformTraffic(64), 0.9, PacketSizes::fixed(1), cfg);
+    CHECK(heavy.saturated);
+    CHECK(heavy.accepted < 0.9 * heavy.offered);
+    CHECK(light.latency.p50 <= light.latency.p99);
+    CHECK(light.latency.p99 <= light.latency.max);
+    CHECK(light.hops_mean == doctest::Approx(4.0).epsilon(0.05));  // mean DOR distance on an 8x8 torus is 4
+}
+
+TEST_CASE("the cycle kernel refuses what it cannot run") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({4, 4})};
+    CycleConfig cfg = quiet();
+    CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(8), 0.1, PacketSizes::fixed(1), cfg),
+                         doctest::Contains("one task per node"), config_error);
+    CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(16), 2.0, PacketSizes::fixed(1), cfg),
+                         doctest::Contains("offered load must be in [0, mean packet size = 1]"), config_error);
+    cfg.switching = Switching::virtual_cut_through;
+    CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(16), 0.1, PacketSizes::fixed(16), cfg),
+                         doctest::Contains("virtual cut-through needs a buffer of a whole packet"), config_error);
+    CycleConfig bad = quiet();
+    bad.link_latency = 0;
+    CHECK_THROWS_WITH_AS(CycleSimulator(net, bad), doctest::Contains("link latency of at least 1"), config_error);
+    CycleSimulator sim(net, quiet());
+    const std::vector<TraceMessage> unsorted{{5, 0, 1, 1}, {2, 1, 0, 1}};
+    CHECK_THROWS_WITH_AS(sim.run_trace(unsorted), doctest::Contains("sorted by cycle"), config_error);
+    const std::vector<TraceMessage> far{{0, 0, 99, 1}};
+    CHECK_THROWS_WITH_AS(sim.run_trace(far), doctest::Contains("out of range"), config_error);
+}
+
+TEST_CASE("a trace runs to the end and delivers every message") {
+    const Fabric<Torus2, DorTieSplit<>> net{Torus2({4, 4})};
+    std::vector<TraceMessage> trace;
+    for (std::uint32_t i = 0; i < 200; ++i) trace.push_back({i / 4, i % 16, (i * 7) % 16, 1 + i % 5});
+    CycleConfig cfg = quiet();
+    cfg.warmup = 0;
+    cfg.measure = 1000;
+    CycleSimulator sim(net, cfg);
+    const auto r = sim.run_trace(trace);
+    CHECK(r.packets_delivered == 200);
+    CHECK(r.flits_in_flight == 0);
+    CHECK(r.flits_ejected == r.flits_injected);
+    CHECK_FALSE(r.saturated);
+}
