@@ -81,6 +81,24 @@ public:
         }
     }
 
+    /// One of the task's neighbours, each with its share (all shares are equal).
+    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+        std::size_t to[16];
+        std::size_t count = 0, stride = 1;
+        for (std::size_t d = 0; d < grid_.rank(); ++d) {
+            const std::size_t k = grid_.extent(d);
+            if (k > 1) {
+                const std::size_t x = (src / stride) % k;
+                if (x + 1 < k) to[count++] = src + stride;
+                else if (periodic_) to[count++] = src - x * stride;
+                if (x > 0) to[count++] = src - stride;
+                else if (periodic_) to[count++] = src + (k - 1) * stride;
+            }
+            stride *= k;
+        }
+        return count == 0 ? src : to[rng.below(count)];
+    }
+
 private:
     Grid grid_;
     bool periodic_;

@@ -322,7 +322,8 @@ private:
         std::uint16_t sent = 0, ejected = 0;  // flits that left the source queue / were ejected
         bool measured = false;
         std::uint64_t created = 0, injected = 0;
-        std::uint64_t choice = 0;  // which of the policy's routes
+        std::uint64_t choice = 0;     // which of the policy's routes
+        std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
     };
     struct RouteStep {
         std::uint16_t port;
@@ -399,6 +400,7 @@ private:
         packets_.clear();
         free_packets_.clear();
         routes_.clear();
+        free_routes_.clear();
         scratch_route_.resize(max_hops_ + 1);
         latency_hist_ = {};
         network_hist_ = {};
@@ -462,14 +464,21 @@ private:
         }
     }
 
+    /// Writes the route of packet `id`, which has reached the head of its source
+    /// queue, into a route slot; slots are held only by packets in the network.
     void write_route(std::uint32_t id) {
         Packet& pk = packets_[id];
         const std::size_t len = fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst},
                                                               pk.choice, scratch_route_.data());
         pk.route_len = static_cast<std::uint16_t>(len);
-        if (routes_.size() < (static_cast<std::size_t>(id) + 1) * max_hops_)
-            routes_.resize((static_cast<std::size_t>(id) + 1) * max_hops_ + routes_.size() / 2);
-        RouteStep* steps = &routes_[static_cast<std::size_t>(id) * max_hops_];
+        if (free_routes_.empty()) {
+            pk.route_slot = static_cast<std::uint32_t>(routes_.size() / std::max<std::uint32_t>(max_hops_, 1));
+            routes_.resize(routes_.size() + std::max<std::uint32_t>(max_hops_, 1));
+        } else {
+            pk.route_slot = free_routes_.back();
+            free_routes_.pop_back();
+        }
+        RouteStep* steps = &routes_[static_cast<std::size_t>(pk.route_slot) * max_hops_];
         for (std::size_t i = 0; i < len; ++i)
             steps[i] = RouteStep{static_cast<std::uint16_t>(scratch_route_[i].port.value), scratch_route_[i].vc};
     }
@@ -482,7 +491,7 @@ private:
             v.out_port = static_cast<std::uint16_t>(LOCAL);
             v.out_vc = 0;
         } else {
-            const RouteStep& s = routes_[static_cast<std::size_t>(id) * max_hops_ + hop];
+            const RouteStep& s = routes_[static_cast<std::size_t>(pk.route_slot) * max_hops_ + hop];
             v.out_port = s.port;
             v.out_vc = s.vc;
         }
@@ -875,6 +884,7 @@ private:
             network_hist_.add(at - pk.injected);
         }
         free_packets_.push_back(f.packet);
+        free_routes_.push_back(pk.route_slot);
     }
 
     [[nodiscard]] std::uint64_t count_in_flight() const {
@@ -978,6 +988,7 @@ private:
     std::vector<Packet> packets_;
     std::vector<std::uint32_t> free_packets_;
     std::vector<RouteStep> routes_;
+    std::vector<std::uint32_t> free_routes_;
     std::vector<Hop> scratch_route_;
     std::array<std::pair<std::size_t, std::size_t>, VCS> va_requests_{};
     LatencyHistogram latency_hist_, network_hist_;
