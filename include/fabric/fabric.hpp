@@ -17,26 +17,40 @@
 
 #include <fabric/link/apenet.hpp>
 #include <fabric/link/basic.hpp>
+#include <fabric/link/percs.hpp>
 #include <fabric/link/qcdoc_scu.hpp>
 
 #include <fabric/topology/extents.hpp>
+#include <fabric/topology/partition.hpp>
+#include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
 
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/nearest_neighbour.hpp>
+#include <fabric/routing/percs.hpp>
 #include <fabric/routing/route.hpp>
 
+#include <fabric/flow/ack_window.hpp>
 #include <fabric/flow/credit.hpp>
 
 #include <fabric/composition.hpp>
 
 #include <fabric/collective/dimension_sum.hpp>
+#include <fabric/collective/scu_global.hpp>
 
 #include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/mapping/placement.hpp>
 
+#include <fabric/sim/analytic/percs_alltoall.hpp>
+#include <fabric/sim/cycle.hpp>
 #include <fabric/sim/link_load.hpp>
+#include <fabric/sim/scu_link.hpp>
+#include <fabric/sim/statistics.hpp>
+#include <fabric/sim/workload.hpp>
 
 #include <fabric/systems/apenet.hpp>
+#include <fabric/systems/percs.hpp>
 #include <fabric/systems/qcdoc.hpp>

@@ -61,22 +61,23 @@ TEST_CASE("zero-load latency, one flit per cycle: (h + 1) * pipeline + h * link 
 
 TEST_CASE("zero-load latency with serialisation s: body flits close up by routing + VC allocation at the end") {
     // 2 GB/s links, 8-byte flits, 1 ns cycles: s = 4 cycles per flit; 3 ns: 3 cycles of latency.
-    // Worked by hand for 3 hops, pipeline 1+1+1+1: the head takes 4 * 4 + 3 * 3 = 25
+    // Worked by hand for 3 hops, pipeline 1+1+1+1: a flit is received 4 - 1 + 3 = 6
+    // cycles after it starts onto a link, so the head takes 4 * 4 + 3 * 6 = 34
     // cycles; flits leave 4 apart, and at the last router a body flit needs only
     // switch allocation and traversal (2 cycles, not 4): the tail ejects
-    // 25 + 4 (S - 1) - 2 cycles after creation, and never less than one cycle after
+    // 34 + 4 (S - 1) - 2 cycles after creation, and never less than one cycle after
     // the flit ahead of it.
     using T = Torus<2, BasicLink<2>>;
     const Fabric<T, DorTieSplit<>> net{T({8, 8}, BasicLink<2>(GBps{2.0}, Nanoseconds{3.0}))};
     CycleConfig cfg;
     cfg.cycle_ns = 1.0;
     cfg.flit_bytes = 8;
-    CHECK(single_packet(net, 2 + 8 * 1, 1, cfg) == 25);
-    CHECK(single_packet(net, 2 + 8 * 1, 3, cfg) == 25 + 8 - 2);
-    CHECK(single_packet(net, 2 + 8 * 1, 6, cfg) == 25 + 20 - 2);
+    CHECK(single_packet(net, 2 + 8 * 1, 1, cfg) == 34);
+    CHECK(single_packet(net, 2 + 8 * 1, 3, cfg) == 34 + 8 - 2);
+    CHECK(single_packet(net, 2 + 8 * 1, 6, cfg) == 34 + 20 - 2);
     // A longer routing stage: the close-up is capped at one flit per cycle.
     cfg.pipeline = {5, 1, 1, 1};
-    CHECK(single_packet(net, 2 + 8 * 1, 2, cfg) == 4 * 8 + 3 * 3 + 1);
+    CHECK(single_packet(net, 2 + 8 * 1, 2, cfg) == 4 * 8 + 3 * 6 + 1);
     // And the general form, over many cases.
     for (std::uint32_t flits : {1U, 2U, 5U})
         for (std::uint32_t r : {0U, 1U, 3U})
@@ -85,7 +86,7 @@ TEST_CASE("zero-load latency with serialisation s: body flits close up by routin
                 const std::uint64_t p = cfg.pipeline.total();
                 const std::int64_t close = static_cast<std::int64_t>(flits - 1) * 4 - static_cast<std::int64_t>(r + va);
                 const std::uint64_t tail = static_cast<std::uint64_t>(std::max<std::int64_t>(close, flits - 1));
-                CHECK(single_packet(net, 2 + 8 * 1, flits, cfg) == 4 * p + 3 * 3 + tail);
+                CHECK(single_packet(net, 2 + 8 * 1, flits, cfg) == 4 * p + 3 * (3 + 4 - 1) + tail);
             }
 }
 

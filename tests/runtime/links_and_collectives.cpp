@@ -21,6 +21,7 @@ TEST_CASE("QCDOC SCU: 24 bit-serial links at 500 MHz move about 1.3 GB/s per nod
     CHECK(24 * scu.bandwidth().count == doctest::Approx(1.333).epsilon(0.001));
     CHECK(QcdocScu(MHz{360.0}).bandwidth().count == doctest::Approx(0.360 / 8 * 64 / 72));
     CHECK_THROWS_WITH_AS(QcdocScu(MHz{0.0}), "fabric: QcdocScu clock must be positive; got 0 MHz", config_error);
+    CHECK(QcdocScu().word_time().count == doctest::Approx(144.0));
 }
 
 TEST_CASE("APEnet+ link: 4 lanes at 7.0 Gbps under 8b10b carry 2.8 GB/s") {

@@ -52,7 +52,8 @@ static_assert(channel_dependencies(Torus<3, BasicLink<1>, StaticExtents<3, 3, 2>
 // Well-formed compositions.
 [[maybe_unused]] constexpr Fabric<Static44, DorTieSplit<>> static_torus{Static44{}};
 using ApenetFabric = Fabric<ApenetTorus, DorTieSplit<Dateline>>;
-using QcdocFabric = Fabric<QcdocTorus, DorTieSplit<NoDateline>>;
-static_assert(sizeof(ApenetFabric) > 0 && sizeof(QcdocFabric) > 0);
+using QcdocDorFabric = Fabric<QcdocTorus, DorTieSplit<NoDateline>>;
+static_assert(sizeof(ApenetFabric) > 0 && sizeof(QcdocDorFabric) > 0 && sizeof(QcdocFabric) > 0);
+static_assert(FlowControlFor<AckWindow, QcdocScu>);
 
 }  // namespace

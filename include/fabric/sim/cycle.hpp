@@ -15,13 +15,14 @@
 //     separable switch allocator picks one VC per input port, then one input
 //     port per output port (round robin at both stages), among flits whose
 //     downstream flow control allows a send and whose output link is free;
-//   - a flit granted at cycle g leaves its buffer at g, enters the link at
+//   - a flit granted at cycle g leaves its buffer at g, starts onto the link at
 //     g + switch_allocation + switch_traversal, and is in the next router's
-//     buffer after the link's latency; a link takes one flit per `serialisation`
-//     cycles. Ejection happens at g + switch_allocation + switch_traversal.
+//     buffer once its last bit is in: serialisation - 1 cycles later plus the
+//     link's latency; a link takes one flit per `serialisation` cycles. Ejection
+//     happens at g + switch_allocation + switch_traversal.
 // So a packet of S flits crossing h >= 1 links with no contention, every link of
 // latency L and serialisation s, a router pipeline of P cycles in all, takes
-//   (h + 1) P + h L + max((S - 1) s - (routing + vc_allocation), S - 1)
+//   (h + 1) P + h (L + s - 1) + max((S - 1) s - (routing + vc_allocation), S - 1)
 // cycles from creation to the ejection of its tail: the flits leave s cycles
 // apart, and at the last router the body flits, which need no routing and no VC,
 // close up by routing + vc_allocation cycles, down to one flit per cycle at the
@@ -238,8 +239,10 @@ public:
                 serial_[c] = class_serial[cls];
                 max_latency = std::max(max_latency, latency_[c]);
             }
+        std::uint32_t max_serial = 1;
+        for (const auto x : serial_) max_serial = std::max(max_serial, x);
         const std::uint64_t longest = std::max<std::uint64_t>(
-            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + max_latency,
+            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + max_latency + max_serial,
             fab_.flow().feedback_delay());
         wheel_size_ = 1;
         while (wheel_size_ <= longest) wheel_size_ *= 2;
@@ -847,7 +850,8 @@ private:
             if (leaves >= cfg_.warmup && leaves < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
             const std::uint32_t w = down_[channel];
             const std::size_t target = ivc_index(w, down_port_[channel], v.out_vc);
-            arrivals_[(leaves + latency_[channel]) & (wheel_size_ - 1)].push_back(
+            // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
+            arrivals_[(leaves + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
                 Arrival{static_cast<std::uint32_t>(target),
                         Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
             ++in_flight_links_;
