@@ -1,0 +1,97 @@
+// The communication of one conjugate-gradient iteration of lattice QCD on QCDOC
+// (Wilson fermions): two applications of the Dirac operator, each exchanging the
+// half-spinors on the faces of every node's local volume with its 8 neighbours in
+// 4-D (one face per link, all links at once), and two global sums (the dot
+// products). Then a hard-scaling sweep: the same global lattice on more nodes.
+//
+//   qcdoc_lattice [--local 4,4,4,4] [--partition 8,4,4,8] [--global 16,16,16,32]
+#include <fabric/collective/scu_global.hpp>
+#include <fabric/sim/scu_link.hpp>
+
+#include "common/cli.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+using namespace fabric;
+
+// A Wilson half-spinor: 2 spins x 3 colours, complex, in 64-bit words.
+constexpr std::size_t words_per_site = 2 * 3 * 2;
+
+struct Iteration {
+    std::size_t face_words = 0;  // the largest face
+    double halo_ns = 0;          // one exchange: all faces at once, the largest decides
+    double sum_ns = 0;           // one global sum, doubled mode
+    double total_ns = 0;         // 2 exchanges + 2 sums
+};
+
+Iteration iteration(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
+    Iteration it;
+    const ScuLinkSim link;
+    for (std::size_t d = 0; d < 4; ++d) {
+        std::size_t face = words_per_site;
+        for (std::size_t e = 0; e < 4; ++e)
+            if (e != d) face *= static_cast<std::size_t>(local[e]);
+        if (partition[d] == 1) continue;  // no neighbour in this direction: the face stays local
+        it.face_words = std::max(it.face_words, face);
+    }
+    if (it.face_words > 0) {
+        std::vector<std::uint64_t> face(it.face_words, 1);
+        const DmaDescriptor all{0, face.size(), face.size(), 1};
+        it.halo_ns = link.transfer(face, all, face.size(), all).transfer_ns;
+    }
+    it.sum_ns = ScuGlobalSum(true).simulate(partition, QcdocScu{}).latency_ns;
+    it.total_ns = 2 * it.halo_ns + 2 * it.sum_ns;
+    return it;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    const fabric_examples::Cli cli(argc, argv, {"local", "partition", "global"}, {},
+                                   "usage: qcdoc_lattice [--local 4,4,4,4] [--partition 8,4,4,8] "
+                                   "[--global 16,16,16,32]\n");
+    const auto local = cli.has("local") ? cli.list("local") : std::vector<long long>{4, 4, 4, 4};
+    std::vector<std::uint32_t> partition{8, 4, 4, 8};
+    if (cli.has("partition")) {
+        partition.clear();
+        for (const auto n : cli.list("partition")) partition.push_back(static_cast<std::uint32_t>(n));
+    }
+    if (local.size() != 4 || partition.size() != 4) cli.fail("--local and --partition need 4 extents");
+    for (const auto x : local)
+        if (x < 1) cli.fail("--local extents must be at least 1");
+    for (const auto x : partition)
+        if (x < 1) cli.fail("--partition extents must be at least 1");
+
+    const auto it = iteration(local, partition);
+    std::printf("One CG iteration, local volume %lldx%lldx%lldx%lld on a %ux%ux%ux%u partition (500 MHz):\n",
+                local[0], local[1], local[2], local[3], partition[0], partition[1], partition[2], partition[3]);
+    std::printf("  halo exchange: %zu words per face, %.2f us; x2\n", it.face_words, it.halo_ns / 1e3);
+    std::printf("  global sum (doubled): %.2f us; x2\n", it.sum_ns / 1e3);
+    std::printf("  communication per iteration: %.2f us\n\n", it.total_ns / 1e3);
+
+    const auto global = cli.has("global") ? cli.list("global") : std::vector<long long>{16, 16, 16, 32};
+    if (global.size() != 4) cli.fail("--global needs 4 extents");
+    std::printf("Hard scaling: the %lldx%lldx%lldx%lld lattice on partitions of the 1024-node machine\n",
+                global[0], global[1], global[2], global[3]);
+    std::printf("%8s %14s %14s %12s %12s %14s\n", "nodes", "partition", "local", "halo us", "sum us", "comm/iter us");
+    const std::vector<std::vector<std::uint32_t>> partitions{{2, 2, 2, 2}, {4, 2, 2, 2}, {4, 4, 2, 2}, {4, 4, 4, 2},
+                                                             {4, 4, 4, 4}, {8, 4, 4, 4}, {8, 4, 4, 8}};
+    for (const auto& p : partitions) {
+        std::vector<long long> l(4);
+        bool fits = true;
+        for (std::size_t d = 0; d < 4; ++d) {
+            fits = fits && global[d] % p[d] == 0;
+            l[d] = global[d] / p[d];
+        }
+        if (!fits) continue;
+        const auto s = iteration(l, p);
+        char part[32], loc[32];
+        std::snprintf(part, sizeof part, "%ux%ux%ux%u", p[0], p[1], p[2], p[3]);
+        std::snprintf(loc, sizeof loc, "%lldx%lldx%lldx%lld", l[0], l[1], l[2], l[3]);
+        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], part, loc, s.halo_ns / 1e3,
+                    s.sum_ns / 1e3, s.total_ns / 1e3);
+    }
+    return 0;
+}
