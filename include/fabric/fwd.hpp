@@ -20,7 +20,8 @@ struct MHz;
 template <std::size_t VirtualChannels>
 class BasicLink;
 class QcdocScu;
-class ApenetLink;
+template <std::size_t VirtualChannels>
+class ApenetLinkT;
 
 // topology/
 struct DynamicExtents;

@@ -55,9 +55,9 @@ struct AckWindow {
     static constexpr void on_arrive(receiver_vc&, Emit&&) {}
     template <class Emit>
     static constexpr void on_free(receiver_vc&, Emit&& emit) {
-        emit(1U);  // one acknowledgement per word
+        emit(std::uint64_t{1});  // one acknowledgement per word
     }
-    static constexpr void on_feedback(sender_vc& s, std::uint32_t acks) { s.unacknowledged -= acks; }
+    static constexpr void on_feedback(sender_vc& s, std::uint64_t acks) { s.unacknowledged -= static_cast<std::uint32_t>(acks); }
 };
 
 }  // namespace fabric

@@ -68,9 +68,9 @@ struct Credit {
     static constexpr void on_arrive(receiver_vc&, Emit&&) {}
     template <class Emit>
     static constexpr void on_free(receiver_vc&, Emit&& emit) {
-        emit(1U);
+        emit(std::uint64_t{1});
     }
-    static constexpr void on_feedback(sender_vc& s, std::uint32_t credits) { s.credits += static_cast<std::int32_t>(credits); }
+    static constexpr void on_feedback(sender_vc& s, std::uint64_t credits) { s.credits += static_cast<std::int32_t>(credits); }
 };
 
 }  // namespace fabric

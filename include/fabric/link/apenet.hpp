@@ -13,15 +13,18 @@
 
 namespace fabric {
 
-class ApenetLink {
+/// The link with `VirtualChannels` receive FIFOs per direction (two in APEnet+;
+/// other counts exist to show what the static deadlock check makes of them).
+template <std::size_t VirtualChannels = 2>
+class ApenetLinkT {
 public:
     static constexpr std::string_view name = "APEnet+ torus link";
-    static constexpr std::size_t virtual_channels = 2;
+    static constexpr std::size_t virtual_channels = VirtualChannels;
     static constexpr unsigned lanes = 4;
     static constexpr double coding_efficiency = 8.0 / 10.0;  // 8b10b
 
-    constexpr ApenetLink() = default;
-    constexpr explicit ApenetLink(double lane_gbps, Nanoseconds latency = Nanoseconds{0.0})
+    constexpr ApenetLinkT() = default;
+    constexpr explicit ApenetLinkT(double lane_gbps, Nanoseconds latency = Nanoseconds{0.0})
         : lane_gbps_(lane_gbps), latency_(latency) {
         detail::require(lane_gbps > 0 && lane_gbps <= 8.5, "ApenetLink lane rate must be in (0, 8.5] Gbps; got ",
                         lane_gbps, " Gbps");
@@ -38,5 +41,7 @@ private:
     double lane_gbps_{7.0};
     Nanoseconds latency_{0.0};
 };
+
+using ApenetLink = ApenetLinkT<2>;
 
 }  // namespace fabric

@@ -117,10 +117,12 @@ struct DimensionOrder {
         }
     }
 
-    /// Longest route: the diameter.
+    /// Longest route: the diameter, or sum of (k - 1) with detours round broken links.
     template <class T>
     static constexpr std::size_t max_hops(const T& topo) {
-        return topo.diameter();
+        std::size_t hops = 0;
+        for (std::size_t d = 0; d < T::rank; ++d) hops += topo.extent(d) > 0 ? topo.extent(d) - 1 : 0;
+        return hops;
     }
 
     /// Writes one route into `out` (room for max_hops) and returns its length; for
@@ -139,6 +141,59 @@ struct DimensionOrder {
             if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
                 leg.direction = -1;
                 leg.hops = topo.extent(d) - leg.forward;
+            }
+            std::uint8_t vc = 0;
+            std::uint32_t x = cs[d];
+            const PortId port = T::port(d, leg.direction);
+            for (std::uint32_t h = 0; h < leg.hops; ++h) {
+                if constexpr (VcRule::vcs > 1) {
+                    if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
+                }
+                out[n++] = Hop{NodeId{at}, port, vc};
+                step(topo, d, at, x, leg.direction);
+            }
+        }
+        return n;
+    }
+
+    /// No route avoids the broken links.
+    static constexpr std::size_t unroutable = ~std::size_t{0};
+
+    /// select_route avoiding broken channels (`broken[channel_index]` nonzero): in
+    /// each dimension the preferred direction, or else the other way round the
+    /// ring (on a torus). Still dimension ordered, and a path shorter than a ring
+    /// crosses its dateline at most once, so the dateline keeps it deadlock free.
+    /// Returns `unroutable` when both ways round some ring are cut.
+    template <class T>
+    std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                             std::span<const std::uint8_t> broken) const {
+        const auto cs = topo.coord(src);
+        const auto cd = topo.coord(dst);
+        std::size_t n = 0;
+        std::uint32_t at = src.value;
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            if (cs[d] == cd[d]) continue;
+            Leg leg = plan(topo, d, cs[d], cd[d]);
+            if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
+                leg.direction = -1;
+                leg.hops = topo.extent(d) - leg.forward;
+            }
+            auto intact = [&](int direction, std::uint32_t hops) {
+                std::uint32_t node = at, x = cs[d];
+                const PortId port = T::port(d, direction);
+                for (std::uint32_t h = 0; h < hops; ++h) {
+                    if (broken[channel_index<T>(NodeId{node}, port)]) return false;
+                    step(topo, d, node, x, direction);
+                }
+                return true;
+            };
+            if (!intact(leg.direction, leg.hops)) {
+                if (!T::wraparound) return unroutable;
+                const int other = -leg.direction;
+                const std::uint32_t other_hops = topo.extent(d) - leg.hops;
+                if (!intact(other, other_hops)) return unroutable;
+                leg.direction = other;
+                leg.hops = other_hops;
             }
             std::uint8_t vc = 0;
             std::uint32_t x = cs[d];

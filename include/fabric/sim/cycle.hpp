@@ -160,11 +160,15 @@ struct CycleResult {
     bool drained = true;        // every measured packet delivered before the run stopped
     std::uint64_t measured_packets = 0;
     std::uint64_t measured_delivered = 0;
-    // Conservation: injected = ejected + in flight, at the end of the run.
+    // Conservation: injected = ejected + in flight + dropped, at the end of the run;
+    // every packet is delivered or lost, and every lost one is counted here.
     std::uint64_t flits_injected = 0;  // flits that left source queues
     std::uint64_t flits_ejected = 0;
     std::uint64_t flits_in_flight = 0;
     std::uint64_t packets_delivered = 0;
+    std::uint64_t flits_dropped = 0;   // flits lost with a failed link, each reported
+    std::uint64_t packets_lost = 0;    // packets that lost a flit to a failed link, or had no route
+    std::uint64_t packets_unroutable = 0;
     std::uint64_t out_of_order = 0;    // flits ejected out of order within their packet (must be 0)
     std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
     std::size_t ports_per_node = 0;
@@ -241,8 +245,11 @@ public:
             }
         std::uint32_t max_serial = 1;
         for (const auto x : serial_) max_serial = std::max(max_serial, x);
+        std::uint64_t frame = 1;
+        if constexpr (framed) frame = fab_.flow().frame_data_slots() + fab_.flow().frame_credit_slots();
         const std::uint64_t longest = std::max<std::uint64_t>(
-            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + max_latency + max_serial,
+            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + max_latency +
+                max_serial * (protocol_flits + 1) + 2 * frame,
             fab_.flow().feedback_delay());
         wheel_size_ = 1;
         while (wheel_size_ <= longest) wheel_size_ *= 2;
@@ -310,6 +317,17 @@ public:
         });
     }
 
+    /// The link of `port` at `node` fails at `cycle` of the next run, in both
+    /// directions. Flits on it or bound for it are dropped and their packets
+    /// reported lost; packets routed afterwards avoid it when the routing policy
+    /// can (select_route with the broken channels), or are reported unroutable.
+    void fail_link(NodeId node, PortId port, std::uint64_t cycle) {
+        const T& topo = fab_.topology();
+        detail::require(node.value < nodes_ && port.value < P && topo.neighbour(node, port).valid(), "node ",
+                        node.value, " has no link on port ", port.value);
+        failures_.push_back({cycle, static_cast<std::uint32_t>(static_cast<std::size_t>(node.value) * P + port.value)});
+    }
+
     [[nodiscard]] const CycleConfig& config() const { return cfg_; }
 
 private:
@@ -327,6 +345,8 @@ private:
         std::uint64_t created = 0, injected = 0;
         std::uint64_t choice = 0;     // which of the policy's routes
         std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
+        std::uint16_t dropped = 0;     // flits lost with a failed link
+        bool lost = false;
     };
     struct RouteStep {
         std::uint16_t port;
@@ -344,11 +364,12 @@ private:
     };
     struct Arrival {
         std::uint32_t ivc;
+        std::uint32_t channel;  // the link it is crossing
         Flit flit;
     };
     struct Feedback {
         std::uint32_t sender;
-        std::uint32_t value;
+        std::uint64_t value;
     };
     struct SourceQueue {
         std::vector<std::uint32_t> ring = std::vector<std::uint32_t>(8);
@@ -411,6 +432,8 @@ private:
         in_flight_links_ = 0;
         buffered_ = 0;
         queued_ = 0;
+        broken_.assign(static_cast<std::size_t>(nodes_) * P, 0);
+        any_broken_ = false;
     }
 
     void mark(std::uint32_t n, std::uint32_t port, std::uint32_t vc, bool on) {
@@ -471,8 +494,25 @@ private:
     /// queue, into a route slot; slots are held only by packets in the network.
     void write_route(std::uint32_t id) {
         Packet& pk = packets_[id];
-        const std::size_t len = fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst},
-                                                              pk.choice, scratch_route_.data());
+        std::size_t len;
+        if constexpr (requires(std::span<const std::uint8_t> b) {
+                          fab_.routing().select_route(fab_.topology(), NodeId{}, NodeId{}, std::uint64_t{},
+                                                      scratch_route_.data(), b);
+                      }) {
+            len = any_broken_ ? fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
+                                                            scratch_route_.data(),
+                                                            std::span<const std::uint8_t>(broken_))
+                              : fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
+                                                            scratch_route_.data());
+        } else {
+            len = fab_.routing().select_route(fab_.topology(), NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
+                                              scratch_route_.data());
+        }
+        if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
+            len = 0;
+            ++stats_.unroutable;
+            mark_lost(pk);
+        }
         pk.route_len = static_cast<std::uint16_t>(len);
         if (free_routes_.empty()) {
             pk.route_slot = static_cast<std::uint32_t>(routes_.size() / std::max<std::uint32_t>(max_hops_, 1));
@@ -520,10 +560,12 @@ private:
         auto last_report = std::chrono::steady_clock::now();
         CycleResult result;
         for (;; ++now) {
+            if (!failures_.empty()) apply_failures(now);
             if (!trace_end || now <= *trace_end) inject(now, rng);
+            tick_receivers(now);
             deliver_events(now);
             step_routers(now);
-            const bool measured_in = stats_.measured_delivered == stats_.measured_packets;
+            const bool measured_in = stats_.measured_delivered + stats_.measured_lost == stats_.measured_packets;
             const bool done = trace_end ? now >= *trace_end && buffered_ == 0 && queued_ == 0 && in_flight_links_ == 0
                                         : now + 1 >= window_end && measured_in;
             if (done) {
@@ -575,6 +617,9 @@ private:
         result.flits_in_flight = count_in_flight();
         result.packets_delivered = stats_.delivered;
         result.out_of_order = stats_.out_of_order;
+        result.flits_dropped = stats_.dropped;
+        result.packets_lost = stats_.lost;
+        result.packets_unroutable = stats_.unroutable;
         result.misdelivered = stats_.misdelivered;
         result.ports_per_node = P;
         result.channel_utilisation.resize(sent_in_window_.size());
@@ -608,7 +653,7 @@ private:
             const std::size_t channel = static_cast<std::size_t>(node) * P + port;
             const std::uint32_t up = up_channel_[channel];
             fab_.flow().on_arrive(receiver_[channel * V + vc],
-                                  [&](std::uint32_t value) { send_feedback(up, vc, value, now); });
+                                  [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
             std::uint64_t wake = now;  // a flit behind others changes nothing; a body flit may go now
             if (v.count == 1) {
                 mark(node, port, vc, true);
@@ -626,7 +671,7 @@ private:
         arr.clear();
     }
 
-    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint32_t value, std::uint64_t now) {
+    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint64_t value, std::uint64_t now) {
         feedback_[(now + fab_.flow().feedback_delay()) & (wheel_size_ - 1)].push_back(
             Feedback{static_cast<std::uint32_t>(static_cast<std::size_t>(channel) * V + vc), value});
     }
@@ -707,6 +752,10 @@ private:
         auto switch_request = [&](std::uint32_t port, std::uint32_t vc, const InputVc& v) {
             if (v.state != VcState::active) return;
             if (v.ready > now) return later(v.ready);
+            if (v.out_port != LOCAL && broken_[static_cast<std::size_t>(n) * P + v.out_port]) {
+                transfer(n, port, vc, now, exit_delay, /*drop=*/true);  // its link is gone: dropped, reported
+                return later(now + 1);
+            }
             const std::uint32_t start = in_rr[port];
             if (choice[port] != none && (choice[port] + V - start) % V <= (vc + V - start) % V) return later(now + 1);
             const std::uint64_t free = port_free[v.out_port];
@@ -803,12 +852,58 @@ private:
         return fab_.flow().can_send(sender_[channel * V + v.out_vc], f.index == 0, packets_[f.packet].size, whole);
     }
 
+    // --- optional protocol hooks (see flow/apenet_credit.hpp) ---------------------------
+    static constexpr std::uint32_t protocol_flits = [] {
+        if constexpr (requires { F::protocol_flits_per_packet; }) return F::protocol_flits_per_packet;
+        else return 0U;
+    }();
+    static constexpr bool framed = requires(const F& f) {
+        f.frame_data_slots();
+        f.frame_credit_slots();
+    };
+    static constexpr bool ticks = requires(const F& f, typename F::receiver_vc& r) {
+        f.tick(r, [](std::uint64_t) {});
+    };
+
+    /// The first cycle at or after t that is a data slot of the link's frame:
+    /// frames are frame_data_slots data cycles followed by frame_credit_slots
+    /// cycles that carry the protocol's Credits.
+    [[nodiscard]] std::uint64_t next_data_slot(std::uint64_t t) const {
+        if constexpr (framed) {
+            const std::uint64_t data = fab_.flow().frame_data_slots();
+            const std::uint64_t frame = data + fab_.flow().frame_credit_slots();
+            const std::uint64_t phase = t % frame;
+            return phase < data ? t : t + frame - phase;
+        } else {
+            return t;
+        }
+    }
+
+    /// At the start of every frame's credit slots each receiver sends its Credit.
+    void tick_receivers(std::uint64_t now) {
+        if constexpr (ticks && framed) {
+            const std::uint64_t data = fab_.flow().frame_data_slots();
+            const std::uint64_t frame = data + fab_.flow().frame_credit_slots();
+            if (now % frame != data) return;
+            for (std::size_t channel = 0; channel < static_cast<std::size_t>(nodes_) * P; ++channel) {
+                const std::uint32_t up = up_channel_[channel];
+                if (up == none) continue;
+                for (std::uint32_t vc = 0; vc < V; ++vc)
+                    fab_.flow().tick(receiver_[channel * V + vc],
+                                     [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
+            }
+        } else {
+            (void)now;
+        }
+    }
+
     static constexpr bool needs_packet_size = [] {
         if constexpr (requires { F::needs_packet_size; }) return F::needs_packet_size;
         else return true;
     }();
 
-    void transfer(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now, std::uint64_t exit_delay) {
+    void transfer(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now, std::uint64_t exit_delay,
+                  bool drop = false) {
         const std::size_t iv = ivc_index(n, port, vc);
         InputVc& v = ivc_[iv];
         const Flit f = front(n, port, vc);
@@ -836,23 +931,33 @@ private:
             const std::size_t channel = static_cast<std::size_t>(n) * P + port;
             const std::uint32_t up = up_channel_[channel];
             fab_.flow().on_free(receiver_[channel * V + vc],
-                                [&](std::uint32_t value) { send_feedback(up, vc, value, now); });
+                                [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
         }
 
         // Into the output.
-        if (v.out_port == LOCAL) {
+        if (drop) {
+            drop_flit(f.packet);
+        } else if (v.out_port == LOCAL) {
             port_free_[static_cast<std::size_t>(n) * NP + LOCAL] = leaves + 1;
             eject(n, f, pk, leaves);
         } else {
             const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
-            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves + serial_[channel];
+            // Words the protocol puts before a head (Magic, Start), then the flit;
+            // each takes the next data slot of the link's frame.
+            std::uint64_t enter = next_data_slot(leaves);
+            if constexpr (protocol_flits > 0) {
+                if (f.index == 0)
+                    for (std::uint32_t w = 0; w < protocol_flits; ++w) enter = next_data_slot(enter + serial_[channel]);
+            }
+            const std::uint64_t leaves_link = enter;
+            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves_link + serial_[channel];
             fab_.flow().on_send(sender_[channel * V + v.out_vc]);
-            if (leaves >= cfg_.warmup && leaves < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
+            if (leaves_link >= cfg_.warmup && leaves_link < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
             const std::uint32_t w = down_[channel];
             const std::size_t target = ivc_index(w, down_port_[channel], v.out_vc);
             // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
-            arrivals_[(leaves + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
-                Arrival{static_cast<std::uint32_t>(target),
+            arrivals_[(leaves_link + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
+                Arrival{static_cast<std::uint32_t>(target), static_cast<std::uint32_t>(channel),
                         Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
             ++in_flight_links_;
         }
@@ -873,12 +978,64 @@ private:
         }
     }
 
+    void mark_lost(Packet& pk) {
+        if (pk.lost) return;
+        pk.lost = true;
+        ++stats_.lost;
+        if (pk.measured) ++stats_.measured_lost;
+    }
+
+    /// A flit of `id` is gone with a failed link (or arrives for a packet that lost one).
+    void drop_flit(std::uint32_t id) {
+        Packet& pk = packets_[id];
+        mark_lost(pk);
+        ++pk.dropped;
+        ++stats_.dropped;
+        if (pk.ejected + pk.dropped == pk.size) release(id);
+    }
+
+    void release(std::uint32_t id) {
+        free_packets_.push_back(id);
+        free_routes_.push_back(packets_[id].route_slot);
+    }
+
+    void apply_failures(std::uint64_t now) {
+        for (const auto& [cycle, channel] : failures_) {
+            if (cycle != now || broken_[channel]) continue;
+            const std::uint32_t node = channel / P, port = channel % P;
+            const std::size_t reverse =
+                static_cast<std::size_t>(down_[channel]) * P + fab_.topology().reverse_port(NodeId{node}, PortId{port}).value;
+            broken_[channel] = 1;
+            broken_[reverse] = 1;
+            any_broken_ = true;
+            // Flits on the wire are lost with it.
+            for (auto& bucket : arrivals_) {
+                std::size_t keep = 0;
+                for (const Arrival& a : bucket) {
+                    if (broken_[a.channel]) {
+                        --in_flight_links_;
+                        drop_flit(a.flit.packet);
+                    } else {
+                        bucket[keep++] = a;
+                    }
+                }
+                bucket.resize(keep);
+            }
+            activate(node, now);
+            activate(down_[channel], now);
+        }
+    }
+
     void eject(std::uint32_t n, const Flit& f, Packet& pk, std::uint64_t at) {
+        if (pk.lost) {  // the rest of a packet that lost a flit: discarded here, already reported
+            drop_flit(f.packet);
+            return;
+        }
         ++stats_.ejected;
         if (at >= cfg_.warmup && at < cfg_.warmup + cfg_.measure) ++stats_.ejected_in_window;
         if (f.index != pk.ejected) ++stats_.out_of_order;
         ++pk.ejected;
-        if (pk.ejected < pk.size) return;
+        if (pk.ejected + pk.dropped < pk.size) return;
         ++stats_.delivered;
         if (n != pk.dst) ++stats_.misdelivered;
         if (pk.measured) {
@@ -887,8 +1044,7 @@ private:
             latency_hist_.add(at - pk.created);
             network_hist_.add(at - pk.injected);
         }
-        free_packets_.push_back(f.packet);
-        free_routes_.push_back(pk.route_slot);
+        release(f.packet);
     }
 
     [[nodiscard]] std::uint64_t count_in_flight() const {
@@ -956,6 +1112,7 @@ private:
         std::uint64_t moves = 0, injected = 0, ejected = 0, delivered = 0, out_of_order = 0, misdelivered = 0;
         std::uint64_t measured_packets = 0, measured_delivered = 0, hops = 0;
         std::uint64_t created_in_window = 0, ejected_in_window = 0;
+        std::uint64_t dropped = 0, lost = 0, measured_lost = 0, unroutable = 0;
     };
 
     const Fab& fab_;
@@ -985,6 +1142,9 @@ private:
     std::vector<std::uint32_t> active_;
     std::vector<std::uint8_t> is_active_;
     std::vector<std::uint64_t> wake_;  // per router: the first cycle at which stepping it can change anything
+    std::vector<std::uint8_t> broken_;  // per channel: failed
+    bool any_broken_ = false;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> failures_;  // (cycle, channel)
     // events
     std::vector<std::vector<Arrival>> arrivals_;
     std::vector<std::vector<Feedback>> feedback_;

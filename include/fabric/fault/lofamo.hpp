@@ -1,0 +1,454 @@
+// LO|FA|MO, the local fault monitor of the EURETILE platform (2012 report, vol.
+// II, section 2), as an event-driven model on a 3-D torus of nodes.
+//
+// Every node has a host running a Host Fault Manager (HFM) and a DNP with a DNP
+// Fault Manager (DFM). The mutual watchdog: the DFM writes (and validates) the
+// DNP Watchdog Register every T_write and reads (and invalidates) the Host
+// Watchdog Register every T_read; the HFM does the converse. T_write < T_read, so
+// a reader finds the register valid unless its writer stopped. Paths to the
+// master node's Fault Supervisor (Table 1):
+//   link sick (CRC errors over threshold), link broken (no Credit before a
+//   timeout), temperature / voltage / current past thresholds, DNP core sick
+//       -> the DFM writes it into its DWR -> the HFM reads it -> service network
+//   DNP breakdown -> the HFM finds the DWR still invalid -> service network
+//   host breakdown, host faults, service-network loss -> the DFM finds the HWR
+//       invalid (or reporting the fault) -> LiFaMa messages in the Credits of its
+//       six links -> each neighbour DFM sets the neighbour bit in its DWR -> the
+//       neighbour HFM reads it -> service network
+//   host and DNP both dead -> the neighbours' links see no Credit -> link broken
+//       at every neighbour -> their HFMs -> service network; the supervisor infers
+//       the node is dead when every neighbour reports its link to it broken.
+// The service network: each HFM pings the master every ping period and declares
+// the service network broken after two unanswered pings (the report's
+// SNET_MON_PING_TMOUT, retried once).
+//
+// Times are in microseconds. The timers of node v run with phase
+// v * phase_step (mod the period), so that nodes do not tick in lockstep.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+#include <fabric/fault/lofamo_registers.hpp>
+
+namespace fabric::lofamo {
+
+struct Timing {
+    double dnp_write = 500e3;      // DFM writes the DWR (us)
+    double dnp_read = 1000e3;      // DFM reads and invalidates the HWR
+    double host_write = 500e3;     // HFM writes the HWR
+    double host_read = 1000e3;     // HFM reads and invalidates the DWR
+    double credit_timeout = 10;    // no Credit for this long: link broken
+    double lifama = 1;             // a LiFaMa message in the next Credit, to the neighbour DFM
+    double service_net = 100;      // a diagnostic message to the master over the service network
+    double ping_period = 3e6;      // SNET_MON_PING_TMOUT
+    double phase_step = 1e3;       // timer phase offset per node
+    double crc_threshold = 1e-6;   // CRC errors per transferred byte above which a link is sick
+
+    void validate() const {
+        fabric::detail::require(dnp_write < dnp_read, "LO|FA|MO needs T_write < T_read on the DNP side; got ",
+                                dnp_write, " and ", dnp_read, " us");
+        fabric::detail::require(host_write < host_read, "LO|FA|MO needs T_write < T_read on the host side; got ",
+                                host_write, " and ", host_read, " us");
+        fabric::detail::require(dnp_write > 0 && host_write > 0 && credit_timeout > 0 && ping_period > 0,
+                                "LO|FA|MO periods and timeouts must be positive");
+        fabric::detail::require(dnp_read < 2 * host_write + host_read && host_read < 2 * dnp_write + dnp_read,
+                                "LO|FA|MO timers too far apart: a reader must see a fresh write within two reads");
+    }
+};
+
+enum class Fault : std::uint8_t {
+    link_sick, link_broken, temperature, voltage, current, dnp_core_sick, dnp_breakdown, host_breakdown,
+    host_memory, host_peripheral, host_and_dnp, service_net_loss
+};
+
+enum class Detector : std::uint8_t { dfm, hfm, neighbour_dfms };
+
+/// How the Fault Supervisor learnt of one fault.
+struct Awareness {
+    Fault fault{};
+    std::size_t node = 0;               // the faulty node
+    Detector detector{};
+    std::vector<std::string> path;      // hops of the information, in order
+    std::vector<double> stage_times;    // when each hop completed (us), same order
+    double injected_at = 0;
+    double aware_at = 0;                // the master knows
+    [[nodiscard]] double delay() const { return aware_at - injected_at; }
+};
+
+class System {
+public:
+    /// A 3-D torus of `extents` nodes; node `master` runs the Fault Supervisor.
+    System(std::array<std::uint32_t, 3> extents, Timing timing = {}, std::size_t master = 0)
+        : ext_(extents), t_(timing), master_(master) {
+        t_.validate();
+        n_ = static_cast<std::size_t>(ext_[0]) * ext_[1] * ext_[2];
+        fabric::detail::require(n_ >= 2, "LO|FA|MO needs at least two nodes");
+        fabric::detail::require(master < n_, "the master node ", master, " is out of range; valid: 0 to ", n_ - 1);
+        nodes_.resize(n_);
+    }
+
+    /// Injects `fault` at node `node` (and direction `dir` for link faults) at time `at`.
+    void inject(Fault fault, std::size_t node, double at, Direction dir = Direction::x_plus) {
+        fabric::detail::require(node < n_, "node ", node, " is out of range; valid: 0 to ", n_ - 1);
+        fabric::detail::require(node != master_ || fault == Fault::link_sick || fault == Fault::link_broken ||
+                                    fault == Fault::temperature || fault == Fault::voltage || fault == Fault::current ||
+                                    fault == Fault::dnp_core_sick,
+                                "a fault that silences the master's host cannot reach its own Fault Supervisor; "
+                                "inject it on another node");
+        faults_.push_back({fault, node, dir, at});
+    }
+
+    /// Runs until `until` (us) and returns how the supervisor learnt of each fault.
+    std::vector<Awareness> run(double until) {
+        schedule_timers(until);
+        for (const auto& f : faults_) push(f.at, [this, f] { apply(f); });
+        while (!queue_.empty() && queue_.top().time <= until) {
+            const auto e = queue_.top();
+            queue_.pop();
+            now_ = e.time;
+            actions_[e.action]();
+        }
+        std::vector<Awareness> out;
+        for (const auto& [key, a] : aware_) out.push_back(a);
+        std::sort(out.begin(), out.end(), [](const Awareness& a, const Awareness& b) { return a.aware_at < b.aware_at; });
+        return out;
+    }
+
+    /// Nodes the supervisor has concluded are dead: every neighbour reports its link to them broken.
+    [[nodiscard]] std::vector<std::size_t> inferred_dead() const {
+        std::vector<std::size_t> dead;
+        for (std::size_t v = 0; v < n_; ++v) {
+            const auto ns = neighbours(v);
+            bool all = !ns.empty();
+            for (const auto& [w, dir] : ns) all = all && broken_reported_.count({w, v}) > 0;
+            if (all) dead.push_back(v);
+        }
+        return dead;
+    }
+
+    [[nodiscard]] std::size_t node_count() const { return n_; }
+
+    /// Neighbours of v with the direction from v to each (one per distinct node
+    /// and direction; an extent of 2 gives one neighbour in that dimension).
+    [[nodiscard]] std::vector<std::pair<std::size_t, Direction>> neighbours(std::size_t v) const {
+        std::vector<std::pair<std::size_t, Direction>> out;
+        const std::size_t x = v % ext_[0], y = (v / ext_[0]) % ext_[1], z = v / (ext_[0] * ext_[1]);
+        auto at = [&](std::size_t a, std::size_t b, std::size_t c) { return a + ext_[0] * (b + ext_[1] * c); };
+        auto add = [&](std::uint32_t k, std::size_t w_plus, std::size_t w_minus, Direction plus, Direction minus) {
+            if (k < 2) return;
+            out.emplace_back(w_plus, plus);
+            if (k > 2) out.emplace_back(w_minus, minus);
+        };
+        add(ext_[0], at((x + 1) % ext_[0], y, z), at((x + ext_[0] - 1) % ext_[0], y, z), Direction::x_plus,
+            Direction::x_minus);
+        add(ext_[1], at(x, (y + 1) % ext_[1], z), at(x, (y + ext_[1] - 1) % ext_[1], z), Direction::y_plus,
+            Direction::y_minus);
+        add(ext_[2], at(x, y, (z + 1) % ext_[2]), at(x, y, (z + ext_[2] - 1) % ext_[2]), Direction::z_plus,
+            Direction::z_minus);
+        return out;
+    }
+
+private:
+    struct Injected {
+        Fault fault;
+        std::size_t node;
+        Direction dir;
+        double at;
+    };
+    // The facts behind a diagnostic, with the path it has taken so far.
+    struct Trail {
+        Fault fault;
+        std::size_t subject;
+        Detector detector;
+        std::vector<std::string> path;
+        std::vector<double> times;
+        double injected;
+    };
+    struct Node {
+        bool host_alive = true, dnp_alive = true, snet_ok = true, snet_declared_broken = false;
+        std::uint32_t dwr = 0, hwr = 0;  // the registers, encoded, as in the DNP
+        DnpWatchdogRegister dnp_status{};       // what the DFM writes next
+        HostWatchdogRegister host_status{};     // what the HFM writes next
+        std::vector<Trail> dfm_pending;         // facts the DFM will put in its next DWR write
+        std::vector<Trail> dwr_trails;          // facts in the DWR now, for the HFM to read
+        std::vector<Trail> hfm_pending;         // facts the HFM will put in its next HWR write
+        std::vector<Trail> hwr_trails;
+        bool dnp_reported_dead = false, host_reported_dead = false;
+        int unanswered_pings = 0;
+    };
+    struct Event {
+        double time;
+        std::uint64_t order;
+        std::size_t action;
+        bool operator>(const Event& o) const { return time != o.time ? time > o.time : order > o.order; }
+    };
+
+    template <class F>
+    void push(double time, F&& f) {
+        actions_.emplace_back(std::forward<F>(f));
+        queue_.push({time, order_++, actions_.size() - 1});
+    }
+
+    [[nodiscard]] double phase(std::size_t v, double period) const {
+        return std::fmod(static_cast<double>(v) * t_.phase_step, period);
+    }
+
+    void schedule_timers(double until) {
+        for (std::size_t v = 0; v < n_; ++v) {
+            for (double t = phase(v, t_.dnp_write); t <= until; t += t_.dnp_write) push(t, [this, v] { dnp_write(v); });
+            for (double t = phase(v, t_.dnp_read) + t_.dnp_read / 2; t <= until; t += t_.dnp_read)
+                push(t, [this, v] { dnp_read(v); });
+            for (double t = phase(v, t_.host_write) + t_.host_write / 4; t <= until; t += t_.host_write)
+                push(t, [this, v] { host_write(v); });
+            for (double t = phase(v, t_.host_read) + 3 * t_.host_read / 4; t <= until; t += t_.host_read)
+                push(t, [this, v] { host_read(v); });
+            if (v != master_)
+                for (double t = phase(v, t_.ping_period); t <= until; t += t_.ping_period)
+                    push(t, [this, v] { ping(v); });
+        }
+    }
+
+    static Trail trail(Fault f, std::size_t subject, Detector d, std::string first, double at, double injected) {
+        return Trail{f, subject, d, {std::move(first)}, {at}, injected};
+    }
+
+    void apply(const Injected& f) {
+        Node& node = nodes_[f.node];
+        const auto dir = static_cast<std::size_t>(f.dir);
+        switch (f.fault) {
+            case Fault::link_sick:
+                // The receiving link logic counts CRC errors; the DFM sees the ratio
+                // over threshold when it next gathers the link status.
+                node.dnp_status.link[dir] = Status::sick;
+                node.dfm_pending.push_back(
+                    trail(f.fault, f.node, Detector::dfm, "link CRC self-test -> DFM", now_, f.at));
+                break;
+            case Fault::link_broken: {
+                // No Credit arrives on either side; each DFM times out.
+                const auto [other, back] = across(f.node, f.fault, f.dir);
+                for (const auto& [v, d] : {std::pair{f.node, dir}, std::pair{other, back}}) {
+                    push(now_ + t_.credit_timeout, [this, v, d, f] {
+                        if (!nodes_[v].dnp_alive) return;
+                        nodes_[v].dnp_status.link[d] = Status::broken;
+                        nodes_[v].dfm_pending.push_back(trail(f.fault, f.node, Detector::dfm,
+                                                              "Credit timeout -> DFM", now_, f.at));
+                    });
+                }
+                break;
+            }
+            case Fault::temperature:
+            case Fault::voltage:
+            case Fault::current:
+                (f.fault == Fault::temperature ? node.dnp_status.temperature
+                 : f.fault == Fault::voltage   ? node.dnp_status.voltage
+                                               : node.dnp_status.current) = alarm;
+                node.dfm_pending.push_back(trail(f.fault, f.node, Detector::dfm, "sensor -> DFM", now_, f.at));
+                break;
+            case Fault::dnp_core_sick:
+                node.dnp_status.core = Status::sick;
+                node.dfm_pending.push_back(trail(f.fault, f.node, Detector::dfm, "core self-test -> DFM", now_, f.at));
+                break;
+            case Fault::dnp_breakdown:
+                node.dnp_alive = false;
+                break;
+            case Fault::host_breakdown:
+                node.host_alive = false;
+                break;
+            case Fault::host_memory:
+            case Fault::host_peripheral:
+                (f.fault == Fault::host_memory ? node.host_status.memory : node.host_status.peripheral) = Status::sick;
+                node.hfm_pending.push_back(trail(f.fault, f.node, Detector::hfm, "host self-check -> HFM", now_, f.at));
+                break;
+            case Fault::host_and_dnp:
+                node.host_alive = false;
+                node.dnp_alive = false;
+                // Its links fall silent: every neighbour's DFM times out on its link to it.
+                for (const auto& [w, d] : neighbours(f.node)) {
+                    const auto back = static_cast<std::size_t>(opposite(d));
+                    push(now_ + t_.credit_timeout, [this, w, back, f] {
+                        if (!nodes_[w].dnp_alive) return;
+                        nodes_[w].dnp_status.link[back] = Status::broken;
+                        nodes_[w].dfm_pending.push_back(trail(f.fault, f.node, Detector::neighbour_dfms,
+                                                              "neighbour's Credit timeout -> neighbour DFM", now_, f.at));
+                    });
+                }
+                break;
+            case Fault::service_net_loss:
+                node.snet_ok = false;
+                break;
+        }
+    }
+
+    static Direction opposite(Direction d) {
+        return static_cast<Direction>(static_cast<std::uint8_t>(d) ^ 1U);
+    }
+    std::pair<std::size_t, std::size_t> across(std::size_t v, Fault, Direction d) const {
+        for (const auto& [w, dir] : neighbours(v))
+            if (dir == d) return {w, static_cast<std::size_t>(opposite(d))};
+        throw config_error(fabric::detail::message("node ", v, " has no link in that direction"));
+    }
+
+    void dnp_write(std::size_t v) {
+        Node& node = nodes_[v];
+        if (!node.dnp_alive) return;
+        DnpWatchdogRegister r = node.dnp_status;
+        r.valid = true;
+        node.dwr = r.encode();
+        for (auto& tr : node.dfm_pending) {
+            tr.path.push_back("DFM -> DNP Watchdog Register");
+            tr.times.push_back(now_);
+            node.dwr_trails.push_back(std::move(tr));
+        }
+        node.dfm_pending.clear();
+    }
+
+    void dnp_read(std::size_t v) {
+        Node& node = nodes_[v];
+        if (!node.dnp_alive) return;
+        const auto hwr = HostWatchdogRegister::decode(node.hwr);
+        std::vector<Trail> to_tell;
+        if (!hwr.valid && !node.host_reported_dead && saw_host_once_[v]) {
+            node.host_reported_dead = true;
+            to_tell.push_back(trail(Fault::host_breakdown, v, Detector::dfm,
+                                    "DFM finds the Host Watchdog Register not rewritten", now_, injected_at(v, Fault::host_breakdown)));
+        }
+        if (hwr.valid) saw_host_once_[v] = true;
+        for (auto& tr : node.hwr_trails) {
+            tr.path.push_back("DFM reads the Host Watchdog Register");
+            tr.times.push_back(now_);
+            to_tell.push_back(std::move(tr));
+        }
+        node.hwr_trails.clear();
+        // The host's troubles travel to the neighbours in the Credits (LiFaMa).
+        for (auto& tr : to_tell) {
+            for (const auto& [w, d] : neighbours(v)) {
+                const auto back = static_cast<std::size_t>(opposite(d));
+                Trail copy = tr;
+                push(now_ + t_.lifama, [this, w, back, copy]() mutable {
+                    Node& nb = nodes_[w];
+                    if (!nb.dnp_alive) return;
+                    nb.dnp_status.neighbour_failing[back] = true;
+                    copy.path.push_back("LiFaMa message in a Credit -> neighbour DFM");
+                    copy.times.push_back(now_);
+                    nb.dfm_pending.push_back(std::move(copy));
+                });
+            }
+        }
+        node.hwr = hwr.encode() & ~1U;  // read and invalidate
+    }
+
+    void host_write(std::size_t v) {
+        Node& node = nodes_[v];
+        if (!node.host_alive) return;
+        HostWatchdogRegister r = node.host_status;
+        r.valid = true;
+        r.send_ldm = !node.hfm_pending.empty();
+        node.hwr = r.encode();
+        for (auto& tr : node.hfm_pending) {
+            tr.path.push_back("HFM -> Host Watchdog Register");
+            tr.times.push_back(now_);
+            node.hwr_trails.push_back(std::move(tr));
+        }
+        node.hfm_pending.clear();
+    }
+
+    void host_read(std::size_t v) {
+        Node& node = nodes_[v];
+        if (!node.host_alive) return;
+        const auto dwr = DnpWatchdogRegister::decode(node.dwr);
+        if (!dwr.valid && !node.dnp_reported_dead && saw_dnp_once_[v]) {
+            node.dnp_reported_dead = true;
+            tell_master(v, trail(Fault::dnp_breakdown, v, Detector::hfm,
+                                 "HFM finds the DNP Watchdog Register not rewritten", now_,
+                                 injected_at(v, Fault::dnp_breakdown)));
+        }
+        if (dwr.valid) saw_dnp_once_[v] = true;
+        for (auto& tr : node.dwr_trails) {
+            tr.path.push_back("HFM reads the DNP Watchdog Register");
+            tr.times.push_back(now_);
+            if (tr.fault == Fault::link_broken || tr.fault == Fault::host_and_dnp) {
+                // The reporter's link towards the subject is broken.
+                broken_reported_.insert({v, tr.subject});
+                if (tr.fault == Fault::link_broken) broken_reported_.insert({tr.subject, v});
+            }
+            tell_master(v, std::move(tr));
+        }
+        node.dwr_trails.clear();
+        node.dwr = dwr.encode() & ~1U;  // read and invalidate
+    }
+
+    void ping(std::size_t v) {
+        Node& node = nodes_[v];
+        if (!node.host_alive || node.snet_declared_broken) return;
+        if (node.snet_ok && nodes_[master_].snet_ok) {
+            node.unanswered_pings = 0;
+            return;
+        }
+        // No pong within the timeout: wait one more period and retry; then declare it broken.
+        if (++node.unanswered_pings == 2) {
+            node.snet_declared_broken = true;
+            node.host_status.service_net = Status::broken;
+            const double detected = now_ + t_.ping_period;  // the second timeout expires
+            push(detected, [this, v] {
+                nodes_[v].hfm_pending.push_back(trail(Fault::service_net_loss, v, Detector::hfm,
+                                                      "HFM: two pings to the master unanswered", now_,
+                                                      injected_at(v, Fault::service_net_loss)));
+            });
+        }
+    }
+
+    void tell_master(std::size_t from, Trail tr) {
+        if (!nodes_[from].snet_ok || !nodes_[master_].snet_ok || !nodes_[from].host_alive) return;
+        push(now_ + t_.service_net, [this, tr = std::move(tr)]() mutable {
+            tr.path.push_back("service network -> Fault Supervisor");
+            tr.times.push_back(now_);
+            const auto key = std::pair{static_cast<int>(tr.fault), tr.subject};
+            if (aware_.count(key)) return;  // the first report decides
+            Awareness a;
+            a.fault = tr.fault;
+            a.node = tr.subject;
+            a.detector = tr.detector;
+            a.path = tr.path;
+            a.stage_times = tr.times;
+            a.injected_at = tr.injected;
+            a.aware_at = now_;
+            aware_[key] = std::move(a);
+        });
+    }
+
+    [[nodiscard]] double injected_at(std::size_t v, Fault f) const {
+        for (const auto& x : faults_)
+            if (x.node == v && (x.fault == f || (x.fault == Fault::host_and_dnp &&
+                                                 (f == Fault::host_breakdown || f == Fault::dnp_breakdown))))
+                return x.at;
+        return now_;
+    }
+
+    std::array<std::uint32_t, 3> ext_;
+    Timing t_;
+    std::size_t master_;
+    std::size_t n_ = 0;
+    std::vector<Node> nodes_;
+    std::vector<Injected> faults_;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+    std::vector<std::function<void()>> actions_;
+    std::uint64_t order_ = 0;
+    double now_ = 0;
+    std::map<std::pair<int, std::size_t>, Awareness> aware_;
+    std::set<std::pair<std::size_t, std::size_t>> broken_reported_;  // (reporter, neighbour it lost)
+    std::map<std::size_t, bool> saw_host_once_, saw_dnp_once_;
+};
+
+}  // namespace fabric::lofamo
