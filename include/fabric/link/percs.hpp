@@ -49,12 +49,27 @@ struct PercsLR : detail::percs_link<PercsLR> {
     static constexpr double default_bandwidth = 5.0;
 };
 
-/// Optical link between supernodes; long, so its latency is a parameter.
+/// Optical link between supernodes; long, so its latency is a parameter. A D
+/// link has 10 active optical lanes and 2 spares (Arimilli et al., section V):
+/// it keeps its bandwidth while at most 2 lanes fail, then loses a tenth per lane,
+/// and is down with 12.
 struct PercsD : detail::percs_link<PercsD> {
     using percs_link::percs_link;
     static constexpr std::string_view name = "D";
     static constexpr std::size_t virtual_channels = 2;
     static constexpr double default_bandwidth = 10.0;
+    static constexpr unsigned active_lanes = 10;
+    static constexpr unsigned spare_lanes = 2;
+
+    /// Lanes carrying data with `failed` lanes broken (0 when the link is down).
+    static constexpr unsigned working_lanes(unsigned failed) {
+        const unsigned left = failed >= active_lanes + spare_lanes ? 0 : active_lanes + spare_lanes - failed;
+        return left < active_lanes ? left : active_lanes;
+    }
+    /// Bandwidth with `failed` lanes broken.
+    [[nodiscard]] constexpr GBps bandwidth_with_failed_lanes(unsigned failed) const {
+        return GBps{bandwidth().count * working_lanes(failed) / active_lanes};
+    }
 };
 
 }  // namespace fabric

@@ -117,6 +117,33 @@ struct percs_routing_base {
         return length;
     }
 
+    /// select_from among the routes that cross no broken channel; returns a value
+    /// above max_hops when every route of the pair is cut.
+    template <class Derived>
+    static std::size_t select_intact(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
+                                     std::uint64_t choice, Hop* out, std::span<const std::uint8_t> broken) {
+        auto intact = [&](std::span<const Hop> hops) {
+            for (const Hop& h : hops)
+                if (broken[static_cast<std::size_t>(h.node.value) * PercsTopology::ports_per_node + h.port.value])
+                    return false;
+            return true;
+        };
+        std::size_t count = 0;
+        self.for_each_route(t, src, dst, [&](std::span<const Hop> hops, double) { count += intact(hops); });
+        if (src == dst) return 0;
+        if (count == 0) return ~std::size_t{0};  // the pair is cut off: reported by the caller
+        const std::uint64_t pick = choice % count;
+        std::size_t index = 0, length = 0;
+        self.for_each_route(t, src, dst, [&](std::span<const Hop> hops, double) {
+            if (!intact(hops)) return;
+            if (index++ == pick) {
+                for (std::size_t i = 0; i < hops.size(); ++i) out[i] = hops[i];
+                length = hops.size();
+            }
+        });
+        return length;
+    }
+
     template <class Derived, class F>
     static void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
         t.check_node(src);
@@ -173,6 +200,10 @@ struct PercsDirect : detail::percs_routing_base<Intra, Zero> {
     std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
         return base::select_from(*this, t, src, dst, choice, out);
     }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                             std::span<const std::uint8_t> broken) const {
+        return base::select_intact(*this, t, src, dst, choice, out, broken);
+    }
 };
 
 /// Indirect routing: L-D-L-D-L over every D link out of the source supernode.
@@ -223,6 +254,10 @@ struct PercsIndirect : detail::percs_routing_base<Intra, Zero> {
     }
     std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
         return base::select_from(*this, t, src, dst, choice, out);
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                             std::span<const std::uint8_t> broken) const {
+        return base::select_intact(*this, t, src, dst, choice, out, broken);
     }
 
     /// Loads of a whole pattern without walking the n_s n_d paths of every pair.
@@ -292,6 +327,10 @@ struct PercsIndirectVia : detail::percs_routing_base<Intra, Zero> {
     }
     std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
         return base::select_from(*this, t, src, dst, choice, out);
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                             std::span<const std::uint8_t> broken) const {
+        return base::select_intact(*this, t, src, dst, choice, out, broken);
     }
 };
 

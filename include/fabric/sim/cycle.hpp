@@ -55,9 +55,11 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fabric/concepts/topology.hpp>
@@ -107,6 +109,9 @@ struct CycleConfig {
     /// source queues hold this many packets per node on average (it is then
     /// reported saturated and not drained).
     std::uint64_t max_queued_per_node = 256;
+    /// Track, per source and destination, how far packets overtake one another:
+    /// CycleResult::reorder_depth (costs a map lookup per packet).
+    bool track_reorder = false;
     /// Progress lines on stderr for runs longer than a few seconds.
     bool progress = true;
 
@@ -170,6 +175,11 @@ struct CycleResult {
     std::uint64_t packets_lost = 0;    // packets that lost a flit to a failed link, or had no route
     std::uint64_t packets_unroutable = 0;
     std::uint64_t out_of_order = 0;    // flits ejected out of order within their packet (must be 0)
+    /// With track_reorder: the most packets of one source-destination pair that
+    /// arrived while an earlier one was still missing (the reassembly buffer the
+    /// destination needs), and the packets that arrived ahead of an earlier one.
+    std::uint64_t reorder_depth = 0;
+    std::uint64_t packets_overtaking = 0;
     std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
@@ -328,6 +338,31 @@ public:
         failures_.push_back({cycle, static_cast<std::uint32_t>(static_cast<std::size_t>(node.value) * P + port.value)});
     }
 
+    /// The link of `port` at `node` works again from `cycle` of the next run (both
+    /// directions); routes computed afterwards may use it.
+    void restore_link(NodeId node, PortId port, std::uint64_t cycle) {
+        detail::require(node.value < nodes_ && port.value < P && fab_.topology().neighbour(node, port).valid(), "node ",
+                        node.value, " has no link on port ", port.value);
+        restores_.push_back({cycle, static_cast<std::uint32_t>(static_cast<std::size_t>(node.value) * P + port.value)});
+    }
+
+    /// The link of `port` at `node` runs at 1/`factor` of its bandwidth (both
+    /// directions): its serialisation grows by the factor, rounded up.
+    void slow_link(NodeId node, PortId port, double factor) {
+        const T& topo = fab_.topology();
+        detail::require(node.value < nodes_ && port.value < P && topo.neighbour(node, port).valid(), "node ",
+                        node.value, " has no link on port ", port.value);
+        detail::require(factor >= 1, "a link can only be slowed: factor must be at least 1; got ", factor);
+        const std::size_t c = static_cast<std::size_t>(node.value) * P + port.value;
+        const std::size_t back =
+            static_cast<std::size_t>(down_[c]) * P + topo.reverse_port(node, port).value;
+        for (const std::size_t x : {c, back})
+            serial_[x] = static_cast<std::uint32_t>(std::ceil(static_cast<double>(serial_[x]) * factor - 1e-9));
+        std::uint32_t max_serial = 1;
+        for (const auto x : serial_) max_serial = std::max(max_serial, x);
+        while (wheel_size_ <= static_cast<std::uint64_t>(max_serial) * 4 + 4096) wheel_size_ *= 2;
+    }
+
     [[nodiscard]] const CycleConfig& config() const { return cfg_; }
 
 private:
@@ -347,6 +382,12 @@ private:
         std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
         std::uint16_t dropped = 0;     // flits lost with a failed link
         bool lost = false;
+        std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
+    };
+    struct PairOrder {
+        std::uint32_t next_sequence = 0;   // the next packet created
+        std::uint32_t next_expected = 0;   // the next one the destination can use
+        std::set<std::uint32_t> early;     // arrived ahead of a missing one
     };
     struct RouteStep {
         std::uint16_t port;
@@ -434,6 +475,7 @@ private:
         queued_ = 0;
         broken_.assign(static_cast<std::size_t>(nodes_) * P, 0);
         any_broken_ = false;
+        order_.clear();
     }
 
     void mark(std::uint32_t n, std::uint32_t port, std::uint32_t vc, bool on) {
@@ -473,6 +515,7 @@ private:
         pk.created = now;
         pk.measured = now >= cfg_.warmup && now < cfg_.warmup + cfg_.measure;
         pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
+        if (cfg_.track_reorder) pk.sequence = order_[pair_key(src, dst)].next_sequence++;
         if (pk.measured) {
             ++stats_.measured_packets;
             stats_.created_in_window += size;
@@ -561,6 +604,13 @@ private:
         CycleResult result;
         for (;; ++now) {
             if (!failures_.empty()) apply_failures(now);
+            for (const auto& [cycle, channel] : restores_) {
+                if (cycle != now) continue;
+                const std::uint32_t node = channel / P, port = channel % P;
+                broken_[channel] = 0;
+                broken_[static_cast<std::size_t>(down_[channel]) * P +
+                        fab_.topology().reverse_port(NodeId{node}, PortId{port}).value] = 0;
+            }
             if (!trace_end || now <= *trace_end) inject(now, rng);
             tick_receivers(now);
             deliver_events(now);
@@ -618,6 +668,8 @@ private:
         result.packets_delivered = stats_.delivered;
         result.out_of_order = stats_.out_of_order;
         result.flits_dropped = stats_.dropped;
+        result.reorder_depth = stats_.reorder_depth;
+        result.packets_overtaking = stats_.overtaking;
         result.packets_lost = stats_.lost;
         result.packets_unroutable = stats_.unroutable;
         result.misdelivered = stats_.misdelivered;
@@ -1038,6 +1090,20 @@ private:
         if (pk.ejected + pk.dropped < pk.size) return;
         ++stats_.delivered;
         if (n != pk.dst) ++stats_.misdelivered;
+        if (cfg_.track_reorder) {
+            PairOrder& po = order_[pair_key(pk.src, pk.dst)];
+            if (pk.sequence == po.next_expected) {
+                ++po.next_expected;
+                while (!po.early.empty() && *po.early.begin() == po.next_expected) {
+                    po.early.erase(po.early.begin());
+                    ++po.next_expected;
+                }
+            } else {
+                po.early.insert(pk.sequence);
+                ++stats_.overtaking;
+                stats_.reorder_depth = std::max<std::uint64_t>(stats_.reorder_depth, po.early.size());
+            }
+        }
         if (pk.measured) {
             ++stats_.measured_delivered;
             stats_.hops += pk.route_len;
@@ -1113,7 +1179,12 @@ private:
         std::uint64_t measured_packets = 0, measured_delivered = 0, hops = 0;
         std::uint64_t created_in_window = 0, ejected_in_window = 0;
         std::uint64_t dropped = 0, lost = 0, measured_lost = 0, unroutable = 0;
+        std::uint64_t reorder_depth = 0, overtaking = 0;
     };
+    [[nodiscard]] std::uint64_t pair_key(std::uint32_t src, std::uint32_t dst) const {
+        return static_cast<std::uint64_t>(src) * nodes_ + dst;
+    }
+    std::unordered_map<std::uint64_t, PairOrder> order_;
 
     const Fab& fab_;
     CycleConfig cfg_;
@@ -1145,6 +1216,7 @@ private:
     std::vector<std::uint8_t> broken_;  // per channel: failed
     bool any_broken_ = false;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> failures_;  // (cycle, channel)
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> restores_;  // (cycle, channel)
     // events
     std::vector<std::vector<Arrival>> arrivals_;
     std::vector<std::vector<Feedback>> feedback_;

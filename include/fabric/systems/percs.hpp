@@ -3,6 +3,8 @@
 #pragma once
 
 #include <fabric/composition.hpp>
+#include <fabric/routing/percs_modes.hpp>
+#include <fabric/sim/cycle.hpp>
 #include <fabric/flow/credit.hpp>
 #include <fabric/routing/percs.hpp>
 #include <fabric/topology/percs.hpp>
@@ -11,5 +13,28 @@ namespace fabric {
 
 template <class Routing = Direct, class Flow = Credit>
 using PercsFabric = Fabric<PercsTopology, Routing, Flow>;
+
+/// The hub's packet-level routing: route modes chosen per packet.
+using PercsHub = PercsFabric<PercsHubRouting<>>;
+
+/// PERCS packets: 128-byte flits, packets of up to 2048 bytes (16 flits).
+inline constexpr std::uint32_t percs_flit_bytes = 128;
+inline constexpr std::uint32_t percs_packet_flits = 2048 / percs_flit_bytes;
+
+/// A cycle-kernel configuration for PERCS: a cycle is a tenth of an LL link's
+/// flit time, so LL links take 10 cycles per 128-byte flit and LR and D links
+/// their bandwidths' share (48 and 24 at 5 and 10 GB/s with a 24 GB/s LL link);
+/// link latencies come from the link types.
+inline CycleConfig percs_cycle_config(const PercsTopology& topo, CycleConfig cfg = {}) {
+    const double ll = boost::hana::at_c<PercsTopology::LL>(topo.links()).bandwidth().count;
+    cfg.flit_bytes = percs_flit_bytes;
+    cfg.cycle_ns = static_cast<double>(percs_flit_bytes) / ll / 10.0;
+    return cfg;
+}
+
+/// Flits per cycle per node that `gbps` GB/s per node is, under percs_cycle_config.
+inline double percs_flits_per_cycle(const PercsTopology& topo, double gbps) {
+    return gbps * percs_cycle_config(topo).cycle_ns / percs_flit_bytes;
+}
 
 }  // namespace fabric
