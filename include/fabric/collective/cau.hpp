@@ -53,9 +53,15 @@ constexpr V combine(Op op, V a, V b) {
     switch (op) {
         case Op::nop: return a;
         case Op::sum: return a + b;
-        case Op::min: return b < a ? b : a;
-        case Op::max: return a < b ? b : a;
-        case Op::prod: return a * b;
+        case Op::min:
+            if constexpr (requires { b < a; }) return b < a ? b : a;
+            break;
+        case Op::max:
+            if constexpr (requires { a < b; }) return a < b ? b : a;
+            break;
+        case Op::prod:
+            if constexpr (requires { a * b; }) return a * b;
+            break;
         case Op::bit_or:
             if constexpr (std::is_integral_v<V>) return a | b;
             break;

@@ -1,0 +1,100 @@
+// The Blue Waters sketches of the PERCS interconnect paper, section VII, from the
+// flit-level kernel and the CAU model:
+//   --alltoall D   all-to-all bandwidth per compute node against the VII.A bound, for
+//                  d = 1 .. D, shortest (direct) and random indirect routing
+//   --hotspot      the 32-to-32 hot spot between two supernodes, direct against indirect
+//   --cau          a global sum of two double-complex values on the CAU against a
+//                  software tree, latency per operation for growing systems
+// With no option: all three, d up to 1.
+#include <fabric/collective/cau.hpp>
+#include <fabric/sim/analytic/percs_alltoall.hpp>
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/systems/percs.hpp>
+
+#include "common/cli.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace {
+using namespace fabric;
+using ShortestDirect = PercsDirect<IntraRoute::single_hop, ZeroHop::skip>;
+using RandomIndirect = PercsIndirect<IntraRoute::single_hop, ZeroHop::skip>;
+
+template <class R, class Pattern>
+double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offered, std::uint64_t window) {
+    const PercsFabric<R> net{t, R{}, Credit{32, 1}};
+    CycleConfig cfg = percs_cycle_config(t);
+    cfg.warmup = window / 4;
+    cfg.measure = window;
+    cfg.drain_limit = 1;
+    const auto r = simulate_cycles(net, pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits),
+                                   cfg);
+    return r.accepted * percs_flit_bytes / cfg.cycle_ns;
+}
+
+/// Two double-complex values, summed component by component.
+struct Complex2 {
+    double v[4]{};
+    friend Complex2 operator+(const Complex2& a, const Complex2& b) {
+        return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+    }
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+    const fabric_examples::Cli cli(argc, argv, {"alltoall", "window"}, {"hotspot", "cau"},
+                                   "usage: percs_packet [--alltoall D] [--hotspot] [--cau] [--window CYCLES]\n");
+    const bool all = !cli.has("alltoall") && !cli.flag("hotspot") && !cli.flag("cau");
+    const auto window = static_cast<std::uint64_t>(cli.integer("window", 8000));
+    if (all || cli.has("alltoall")) {
+        const long long dmax = cli.integer("alltoall", 1);
+        if (dmax < 1 || dmax > 16) cli.fail("--alltoall takes d from 1 to 16");
+        const analytic::PercsAlltoall model;
+        std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
+        std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
+        for (long long d = 1; d <= dmax; ++d) {
+            const auto t = PercsTopology::alltoall_model(static_cast<std::uint32_t>(d));
+            const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+            const double bound = model.direct_bandwidth(static_cast<double>(d));
+            const double direct = gbps_per_node<ShortestDirect>(t, uniform, 1.3 * bound, window);
+            const double indirect = gbps_per_node<RandomIndirect>(t, uniform, 1.3 * bound, window);
+            std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound, indirect,
+                        direct / indirect);
+        }
+        std::printf("\n");
+    }
+    if (all || cli.flag("hotspot")) {
+        const auto t = PercsTopology::alltoall_model(1);
+        std::vector<double> m(t.node_count() * t.node_count(), 0.0);
+        for (std::uint32_t k = 0; k < 32; ++k) m[k * t.node_count() + 32 + k] = 1;
+        const TrafficMatrix hot(t.node_count(), m);
+        const double scale = static_cast<double>(t.node_count()) / 32;  // per sending hub
+        const double direct = gbps_per_node<ShortestDirect>(t, hot, 1.0, window) * scale;
+        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 1.0, window) * scale;
+        std::printf("32-to-32 hot spot, supernode 0 to supernode 1: per sending hub %.2f GB/s direct (one 10 GB/s D "
+                    "link shared by 32), %.2f GB/s random indirect\n\n",
+                    direct, indirect);
+    }
+    if (all || cli.flag("cau")) {
+        // The software tree pays a message's send and receive overhead on every level.
+        const cau::Timing hardware;
+        cau::Timing software = hardware;
+        software.cau_ns = 1500;  // our assumption for a software hop's send + receive overhead
+        std::printf("Global sum of two double-complex values, latency per operation (16-ary trees over all hubs):\n");
+        std::printf("%12s %8s %8s %12s %14s\n", "supernodes", "hubs", "depth", "CAU us", "software us");
+        for (std::uint32_t ns : {1U, 2U, 4U, 8U, 16U, 64U, 256U}) {
+            std::vector<std::uint32_t> hubs(32 * ns);
+            for (std::uint32_t i = 0; i < hubs.size(); ++i) hubs[i] = i;
+            const auto tree = cau::Tree::k_ary(hubs, 16);
+            auto hops = [](std::uint32_t a, std::uint32_t b) { return a / 32 == b / 32 ? 1 : 3; };  // L, or L-D-L
+            std::vector<Complex2> values(hubs.size());
+            for (std::size_t i = 0; i < values.size(); ++i) values[i].v[i % 4] = 1.0 / static_cast<double>(i + 1);
+            const auto hw = cau::reduce<Complex2>({tree}, cau::Op::sum, {values}, hops, hardware);
+            const auto sw = cau::reduce<Complex2>({tree}, cau::Op::sum, {values}, hops, software);
+            std::printf("%12u %8zu %8zu %12.2f %14.2f\n", ns, hubs.size(), tree.depth(), hw[0].done_ns / 1e3,
+                        sw[0].done_ns / 1e3);
+        }
+    }
+    return 0;
+}
