@@ -117,9 +117,14 @@ struct DimensionOrder {
         }
     }
 
-    /// Longest route: the diameter, or sum of (k - 1) with detours round broken links.
+    /// Longest route: the diameter.
     template <class T>
     static constexpr std::size_t max_hops(const T& topo) {
+        return topo.diameter();
+    }
+    /// Longest route when detours round broken links are allowed: sum of (k - 1).
+    template <class T>
+    static constexpr std::size_t max_detour_hops(const T& topo) {
         std::size_t hops = 0;
         for (std::size_t d = 0; d < T::rank; ++d) hops += topo.extent(d) > 0 ? topo.extent(d) - 1 : 0;
         return hops;

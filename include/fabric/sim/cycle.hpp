@@ -404,8 +404,7 @@ private:
         std::uint64_t since = 0;  // cycle at which the front flit became the front
     };
     struct Arrival {
-        std::uint32_t ivc;
-        std::uint32_t channel;  // the link it is crossing
+        std::uint32_t ivc;  // where it arrives; the link it crosses is that input's upstream channel
         Flit flit;
     };
     struct Feedback {
@@ -440,6 +439,11 @@ private:
     }
 
     void reset() {
+        // Route slots hold the longest route; detours round failed links may be longer.
+        max_hops_ = static_cast<std::uint32_t>(R::max_hops(fab_.topology()));
+        if constexpr (requires { R::max_detour_hops(fab_.topology()); })
+            if (!failures_.empty())
+                max_hops_ = static_cast<std::uint32_t>(R::max_detour_hops(fab_.topology()));
         const std::size_t ivcs = static_cast<std::size_t>(nodes_) * NP * V;
         ivc_.assign(ivcs, InputVc{});
         flits_.assign(static_cast<std::size_t>(nodes_) * P * V * buffer_, Flit{0, 0, 0});
@@ -604,7 +608,8 @@ private:
         CycleResult result;
         for (;; ++now) {
             if (!failures_.empty()) apply_failures(now);
-            for (const auto& [cycle, channel] : restores_) {
+            if (!restores_.empty())
+                for (const auto& [cycle, channel] : restores_) {
                 if (cycle != now) continue;
                 const std::uint32_t node = channel / P, port = channel % P;
                 broken_[channel] = 0;
@@ -804,7 +809,7 @@ private:
         auto switch_request = [&](std::uint32_t port, std::uint32_t vc, const InputVc& v) {
             if (v.state != VcState::active) return;
             if (v.ready > now) return later(v.ready);
-            if (v.out_port != LOCAL && broken_[static_cast<std::size_t>(n) * P + v.out_port]) {
+            if (any_broken_ && v.out_port != LOCAL && broken_[static_cast<std::size_t>(n) * P + v.out_port]) {
                 transfer(n, port, vc, now, exit_delay, /*drop=*/true);  // its link is gone: dropped, reported
                 return later(now + 1);
             }
@@ -1009,8 +1014,7 @@ private:
             const std::size_t target = ivc_index(w, down_port_[channel], v.out_vc);
             // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
             arrivals_[(leaves_link + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
-                Arrival{static_cast<std::uint32_t>(target), static_cast<std::uint32_t>(channel),
-                        Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
+                Arrival{static_cast<std::uint32_t>(target), Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
             ++in_flight_links_;
         }
 
@@ -1064,7 +1068,8 @@ private:
             for (auto& bucket : arrivals_) {
                 std::size_t keep = 0;
                 for (const Arrival& a : bucket) {
-                    if (broken_[a.channel]) {
+                    const std::size_t in_node = a.ivc / VCS, in_port = (a.ivc / V) % NP;
+                    if (broken_[up_channel_[in_node * P + in_port]]) {
                         --in_flight_links_;
                         drop_flit(a.flit.packet);
                     } else {
