@@ -147,16 +147,7 @@ struct DimensionOrder {
                 leg.direction = -1;
                 leg.hops = topo.extent(d) - leg.forward;
             }
-            std::uint8_t vc = 0;
-            std::uint32_t x = cs[d];
-            const PortId port = T::port(d, leg.direction);
-            for (std::uint32_t h = 0; h < leg.hops; ++h) {
-                if constexpr (VcRule::vcs > 1) {
-                    if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
-                }
-                out[n++] = Hop{NodeId{at}, port, vc};
-                step(topo, d, at, x, leg.direction);
-            }
+            n = emit_leg(topo, d, cs[d], leg, at, out, n);
         }
         return n;
     }
@@ -200,16 +191,7 @@ struct DimensionOrder {
                 leg.direction = other;
                 leg.hops = other_hops;
             }
-            std::uint8_t vc = 0;
-            std::uint32_t x = cs[d];
-            const PortId port = T::port(d, leg.direction);
-            for (std::uint32_t h = 0; h < leg.hops; ++h) {
-                if constexpr (VcRule::vcs > 1) {
-                    if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
-                }
-                out[n++] = Hop{NodeId{at}, port, vc};
-                step(topo, d, at, x, leg.direction);
-            }
+            n = emit_leg(topo, d, cs[d], leg, at, out, n);
         }
         return n;
     }
@@ -238,6 +220,23 @@ private:
             leg.forward = leg.hops;
         }
         return leg;
+    }
+
+    /// Writes the hops of one dimension's leg from `at` (coordinate x) into out[n..],
+    /// with the dateline VC rule; advances `at` and returns the new count.
+    template <class T>
+    static constexpr std::size_t emit_leg(const T& topo, std::size_t d, std::uint32_t x, const Leg& leg,
+                                          std::uint32_t& at, Hop* out, std::size_t n) {
+        std::uint8_t vc = 0;
+        const PortId port = T::port(d, leg.direction);
+        for (std::uint32_t h = 0; h < leg.hops; ++h) {
+            if constexpr (VcRule::vcs > 1) {
+                if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
+            }
+            out[n++] = Hop{NodeId{at}, port, vc};
+            step(topo, d, at, x, leg.direction);
+        }
+        return n;
     }
 
     template <class T>

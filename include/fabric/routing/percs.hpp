@@ -144,6 +144,22 @@ struct percs_routing_base {
         return length;
     }
 
+    /// The L-D-L-D-L path from (a, u) to (b, v) over the bucket-j D link from a to
+    /// c, then the D link from the bucket it lands in to b.
+    static path indirect_path(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t c,
+                              std::uint32_t j, std::uint32_t b, std::uint32_t v) {
+        const std::uint32_t first = t.d_source_local(a, c, j), x = t.d_landing_local(a, c, j);
+        const std::uint32_t jx = t.bucket_of_local(x);
+        const std::uint32_t y = t.d_source_local(c, b, jx), z = t.d_landing_local(c, b, jx);
+        path route;
+        route.l(a, u, first, 0);
+        route.d(t, a, first, c, 0);
+        route.l(c, x, y, 1);
+        route.d(t, c, y, b, 1);
+        route.l(b, z, v, 2);
+        return route;
+    }
+
     template <class Derived, class F>
     static void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
         t.check_node(src);
@@ -160,11 +176,38 @@ struct percs_routing_base {
     }
 };
 
+/// The queries every PERCS policy answers the same way from its inter_paths:
+/// for_each_route, for_each_hop and select_route (with and without broken links).
+template <class Derived, IntraRoute Intra, ZeroHop Zero>
+struct percs_route_queries : percs_routing_base<Intra, Zero> {
+    using base = percs_routing_base<Intra, Zero>;
+    template <class F>
+    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(self(), t, src, dst, f);
+    }
+    template <class F>
+    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        base::routes_of(self(), t, src, dst, [&](std::span<const Hop> hops, double w) {
+            for (const Hop& h : hops) f(h.node, h.port, w);
+        });
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        return base::select_from(self(), t, src, dst, choice, out);
+    }
+    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                             std::span<const std::uint8_t> broken) const {
+        return base::select_intact(self(), t, src, dst, choice, out, broken);
+    }
+
+private:
+    [[nodiscard]] const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
 }  // namespace detail
 
 /// Direct routing: L-D-L over the n_d D links joining the two supernodes.
 template <IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
-struct PercsDirect : detail::percs_routing_base<Intra, Zero> {
+struct PercsDirect : detail::percs_route_queries<PercsDirect<Intra, Zero>, Intra, Zero> {
     using base = detail::percs_routing_base<Intra, Zero>;
     using typename base::path;
 
@@ -187,28 +230,11 @@ struct PercsDirect : detail::percs_routing_base<Intra, Zero> {
         }
     }
 
-    template <class F>
-    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, f);
-    }
-    template <class F>
-    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
-        return base::select_from(*this, t, src, dst, choice, out);
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                             std::span<const std::uint8_t> broken) const {
-        return base::select_intact(*this, t, src, dst, choice, out, broken);
-    }
 };
 
 /// Indirect routing: L-D-L-D-L over every D link out of the source supernode.
 template <IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
-struct PercsIndirect : detail::percs_routing_base<Intra, Zero> {
+struct PercsIndirect : detail::percs_route_queries<PercsIndirect<Intra, Zero>, Intra, Zero> {
     using base = detail::percs_routing_base<Intra, Zero>;
     using typename base::path;
 
@@ -227,38 +253,10 @@ struct PercsIndirect : detail::percs_routing_base<Intra, Zero> {
         const double w = 1.0 / (loops ? static_cast<double>(ns) * nd : static_cast<double>(ns - 2) * nd);
         for (std::uint32_t c = 0; c < ns; ++c) {
             if (!loops && (c == a || c == b)) continue;
-            for (std::uint32_t j = 0; j < nd; ++j) {
-                const std::uint32_t first = t.d_source_local(a, c, j), x = t.d_landing_local(a, c, j);
-                const std::uint32_t jx = t.bucket_of_local(x);
-                const std::uint32_t y = t.d_source_local(c, b, jx), z = t.d_landing_local(c, b, jx);
-                path route;
-                route.l(a, u, first, 0);
-                route.d(t, a, first, c, 0);
-                route.l(c, x, y, 1);
-                route.d(t, c, y, b, 1);
-                route.l(b, z, v, 2);
-                f(route.view(), w);
-            }
+            for (std::uint32_t j = 0; j < nd; ++j) f(base::indirect_path(t, a, u, c, j, b, v).view(), w);
         }
     }
 
-    template <class F>
-    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, f);
-    }
-    template <class F>
-    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
-        return base::select_from(*this, t, src, dst, choice, out);
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                             std::span<const std::uint8_t> broken) const {
-        return base::select_intact(*this, t, src, dst, choice, out, broken);
-    }
 
     /// Loads of a whole pattern without walking the n_s n_d paths of every pair.
     /// With the bucket template the paths of a pair (u in a, v in b) spread its
@@ -284,7 +282,7 @@ struct NextSupernode {
 };
 
 template <class Chooser = NextSupernode, IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
-struct PercsIndirectVia : detail::percs_routing_base<Intra, Zero> {
+struct PercsIndirectVia : detail::percs_route_queries<PercsIndirectVia<Chooser, Intra, Zero>, Intra, Zero> {
     using base = detail::percs_routing_base<Intra, Zero>;
     using typename base::path;
     Chooser choose{};
@@ -301,37 +299,9 @@ struct PercsIndirectVia : detail::percs_routing_base<Intra, Zero> {
         detail::require(c < t.supernodes() && c != a && c != b, "the intermediate supernode must differ from the "
                         "source (", a, ") and the destination (", b, ") and be below ", t.supernodes(), "; got ", c);
         const std::uint32_t nd = t.d_links_per_pair();
-        for (std::uint32_t j = 0; j < nd; ++j) {
-            const std::uint32_t first = t.d_source_local(a, c, j), x = t.d_landing_local(a, c, j);
-            const std::uint32_t jx = t.bucket_of_local(x);
-            const std::uint32_t y = t.d_source_local(c, b, jx), z = t.d_landing_local(c, b, jx);
-            path route;
-            route.l(a, u, first, 0);
-            route.d(t, a, first, c, 0);
-            route.l(c, x, y, 1);
-            route.d(t, c, y, b, 1);
-            route.l(b, z, v, 2);
-            f(route.view(), 1.0 / nd);
-        }
+        for (std::uint32_t j = 0; j < nd; ++j) f(base::indirect_path(t, a, u, c, j, b, v).view(), 1.0 / nd);
     }
 
-    template <class F>
-    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, f);
-    }
-    template <class F>
-    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        base::routes_of(*this, t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
-        return base::select_from(*this, t, src, dst, choice, out);
-    }
-    std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                             std::span<const std::uint8_t> broken) const {
-        return base::select_intact(*this, t, src, dst, choice, out, broken);
-    }
 };
 
 /// The mapping paper's routing modes, striped inside supernodes.
@@ -352,7 +322,7 @@ void PercsIndirect<Intra, Zero>::accumulate_loads(const PercsTopology& t, const 
     if (t.wiring() != PercsTopology::Wiring::bucket) {
         pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
             if (node_of[s] == node_of[d]) return;
-            for_each_hop(t, NodeId{node_of[s]}, NodeId{node_of[d]},
+            this->for_each_hop(t, NodeId{node_of[s]}, NodeId{node_of[d]},
                          [&](NodeId n, PortId p, double w) { add(n, p, amount * w); });
         });
         return;
