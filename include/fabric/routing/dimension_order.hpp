@@ -136,20 +136,7 @@ struct DimensionOrder {
     /// uniformly random choices split tied traffic evenly.
     template <class T>
     constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
-        const auto cs = topo.coord(src);
-        const auto cd = topo.coord(dst);
-        std::size_t n = 0;
-        std::uint32_t at = src.value;
-        for (std::size_t d = 0; d < T::rank; ++d) {
-            if (cs[d] == cd[d]) continue;
-            Leg leg = plan(topo, d, cs[d], cd[d]);
-            if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
-                leg.direction = -1;
-                leg.hops = topo.extent(d) - leg.forward;
-            }
-            n = emit_leg(topo, d, cs[d], leg, at, out, n);
-        }
-        return n;
+        return select_route(topo, src, dst, choice, out, std::span<const std::uint8_t>{});
     }
 
     /// No route avoids the broken links.
@@ -160,9 +147,10 @@ struct DimensionOrder {
     /// ring (on a torus). Still dimension ordered, and a path shorter than a ring
     /// crosses its dateline at most once, so the dateline keeps it deadlock free.
     /// Returns `unroutable` when both ways round some ring are cut.
+    /// With no broken channels given, no checks.
     template <class T>
-    std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                             std::span<const std::uint8_t> broken) const {
+    constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
+                                       std::span<const std::uint8_t> broken) const {
         const auto cs = topo.coord(src);
         const auto cd = topo.coord(dst);
         std::size_t n = 0;
@@ -183,7 +171,7 @@ struct DimensionOrder {
                 }
                 return true;
             };
-            if (!intact(leg.direction, leg.hops)) {
+            if (!broken.empty() && !intact(leg.direction, leg.hops)) {
                 if (!T::wraparound) return unroutable;
                 const int other = -leg.direction;
                 const std::uint32_t other_hops = topo.extent(d) - leg.hops;
