@@ -5,6 +5,8 @@
 
 #include <fabric/collective/scu_global.hpp>
 #include <fabric/sim/scu_link.hpp>
+
+#include "../support/words.hpp"
 #include <fabric/topology/partition.hpp>
 
 #include <algorithm>
@@ -13,14 +15,8 @@
 
 using namespace fabric;
 
-namespace {
-std::vector<std::uint64_t> words(std::size_t n, std::uint64_t first = 1) {
-    std::vector<std::uint64_t> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-DmaDescriptor contiguous(std::size_t n) { return {0, n, n, 1}; }
-}  // namespace
+using fabric_tests::contiguous;
+using fabric_tests::words;
 
 TEST_CASE("aggregate bandwidth: about 1.3 GB/s per node at 500 MHz (24 links, 72 bits per 64-bit word)") {
     // Paper: "The total bandwidth is 1.3 GBytes/second at 500 MHz." Ours: 1.333; tolerance 3%.

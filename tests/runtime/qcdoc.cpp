@@ -7,6 +7,8 @@
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/sim/cycle.hpp>
 #include <fabric/sim/scu_link.hpp>
+
+#include "../support/words.hpp"
 #include <fabric/systems/qcdoc.hpp>
 #include <fabric/topology/partition.hpp>
 
@@ -15,14 +17,8 @@
 
 using namespace fabric;
 
-namespace {
-std::vector<std::uint64_t> words(std::size_t n, std::uint64_t first = 1) {
-    std::vector<std::uint64_t> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-DmaDescriptor contiguous(std::size_t n) { return {0, n, n, 1}; }
-}  // namespace
+using fabric_tests::contiguous;
+using fabric_tests::words;
 
 TEST_CASE("idle receive: a send started long before its receive, and one started long after, deliver the same") {
     const auto data = words(500, 77);

@@ -1138,14 +1138,16 @@ private:
             const auto port = static_cast<std::uint32_t>((iv / V) % NP);
             return has_front(node, port, static_cast<std::uint32_t>(iv % V)) && now >= ivc_[iv].since + cfg_.watchdog;
         };
-        std::vector<std::vector<std::uint32_t>> waits(count);
+        // Usually nothing has waited that long: look before building the graph.
         bool any = false;
+        for (std::size_t iv = 0; iv < count && !any; ++iv) any = stuck(iv);
+        if (!any) return std::nullopt;
+        std::vector<std::vector<std::uint32_t>> waits(count);
         for (std::uint32_t n = 0; n < nodes_; ++n)
             for (std::uint32_t port = 0; port < NP; ++port)
                 for (std::uint32_t vc = 0; vc < V; ++vc) {
                     const std::size_t iv = ivc_index(n, port, vc);
                     if (!stuck(iv)) continue;
-                    any = true;
                     const InputVc& v = ivc_[iv];
                     if (v.out_port == LOCAL) continue;
                     const std::size_t ov = ivc_index(n, v.out_port, v.out_vc);
@@ -1159,7 +1161,6 @@ private:
                     }
                     if (target != none && stuck(target)) waits[iv].push_back(static_cast<std::uint32_t>(target));
                 }
-        if (!any) return std::nullopt;
         const auto cycle = detail::find_cycle(waits);
         if (cycle.empty()) return std::nullopt;
         DeadlockReport report;
