@@ -34,6 +34,29 @@ inline Status status(std::uint32_t word, unsigned low, const char* name) {
                             "status means (00 normal, 01 sick or warning, 10 broken or alarm)");
     return static_cast<Status>(v);
 }
+
+// The DNP health fields (core, current, voltage, temperature, six links) appear
+// in both the DNP Watchdog Register and the LiFaMa message, at the bit
+// positions each type names (core_low ... links_low).
+template <class R>
+constexpr std::uint32_t put_dnp_health(const R& r) {
+    std::uint32_t w = put(static_cast<std::uint32_t>(r.core), R::core_low, 2) |
+                      put(static_cast<std::uint32_t>(r.current), R::current_low, 2) |
+                      put(static_cast<std::uint32_t>(r.voltage), R::voltage_low, 2) |
+                      put(static_cast<std::uint32_t>(r.temperature), R::temperature_low, 2);
+    for (std::size_t d = 0; d < directions; ++d)
+        w |= put(static_cast<std::uint32_t>(r.link[d]), static_cast<unsigned>(R::links_low + 2 * d), 2);
+    return w;
+}
+template <class R>
+void get_dnp_health(std::uint32_t w, R& r) {
+    r.core = status(w, R::core_low, "DNP core status");
+    r.current = status(w, R::current_low, "current status");
+    r.voltage = status(w, R::voltage_low, "voltage status");
+    r.temperature = status(w, R::temperature_low, "temperature status");
+    for (std::size_t d = 0; d < directions; ++d)
+        r.link[d] = status(w, static_cast<unsigned>(R::links_low + 2 * d), "link status");
+}
 }  // namespace detail
 
 /// DNP Watchdog Register (Table 3). Bit 0 valid; bits 1-6 neighbours' hosts
@@ -57,12 +80,7 @@ struct DnpWatchdogRegister {
         std::uint32_t w = detail::put(valid, valid_bit, 1);
         for (std::size_t d = 0; d < directions; ++d)
             w |= detail::put(neighbour_failing[d], static_cast<unsigned>(neighbours_low + d), 1);
-        w |= detail::put(static_cast<std::uint32_t>(core), core_low, 2);
-        w |= detail::put(static_cast<std::uint32_t>(current), current_low, 2);
-        w |= detail::put(static_cast<std::uint32_t>(voltage), voltage_low, 2);
-        w |= detail::put(static_cast<std::uint32_t>(temperature), temperature_low, 2);
-        for (std::size_t d = 0; d < directions; ++d)
-            w |= detail::put(static_cast<std::uint32_t>(link[d]), static_cast<unsigned>(links_low + 2 * d), 2);
+        w |= detail::put_dnp_health(*this);
         w |= detail::put(lifama_busy, lifama_bit, 1);
         return w;
     }
@@ -71,12 +89,7 @@ struct DnpWatchdogRegister {
         r.valid = detail::field(w, valid_bit, 1) != 0;
         for (std::size_t d = 0; d < directions; ++d)
             r.neighbour_failing[d] = detail::field(w, static_cast<unsigned>(neighbours_low + d), 1) != 0;
-        r.core = detail::status(w, core_low, "DNP core status");
-        r.current = detail::status(w, current_low, "current status");
-        r.voltage = detail::status(w, voltage_low, "voltage status");
-        r.temperature = detail::status(w, temperature_low, "temperature status");
-        for (std::size_t d = 0; d < directions; ++d)
-            r.link[d] = detail::status(w, static_cast<unsigned>(links_low + 2 * d), "link status");
+        detail::get_dnp_health(w, r);
         r.lifama_busy = detail::field(w, lifama_bit, 1) != 0;
         return r;
     }
@@ -133,12 +146,7 @@ struct LifamaMessage {
         std::uint32_t w = detail::put(static_cast<std::uint32_t>(service_net), service_low, 2) |
                           detail::put(static_cast<std::uint32_t>(memory), memory_low, 2) |
                           detail::put(static_cast<std::uint32_t>(peripheral), peripheral_low, 2) |
-                          detail::put(static_cast<std::uint32_t>(core), core_low, 2) |
-                          detail::put(static_cast<std::uint32_t>(current), current_low, 2) |
-                          detail::put(static_cast<std::uint32_t>(voltage), voltage_low, 2) |
-                          detail::put(static_cast<std::uint32_t>(temperature), temperature_low, 2);
-        for (std::size_t d = 0; d < directions; ++d)
-            w |= detail::put(static_cast<std::uint32_t>(link[d]), static_cast<unsigned>(links_low + 2 * d), 2);
+                          detail::put_dnp_health(*this);
         return w | detail::put(valid, valid_bit, 1);
     }
     static LifamaMessage decode(std::uint32_t w) {
@@ -146,12 +154,7 @@ struct LifamaMessage {
         m.service_net = detail::status(w, service_low, "service network status");
         m.memory = detail::status(w, memory_low, "memory status");
         m.peripheral = detail::status(w, peripheral_low, "peripheral status");
-        m.core = detail::status(w, core_low, "DNP core status");
-        m.current = detail::status(w, current_low, "current status");
-        m.voltage = detail::status(w, voltage_low, "voltage status");
-        m.temperature = detail::status(w, temperature_low, "temperature status");
-        for (std::size_t d = 0; d < directions; ++d)
-            m.link[d] = detail::status(w, static_cast<unsigned>(links_low + 2 * d), "link status");
+        detail::get_dnp_health(w, m);
         m.valid = detail::field(w, valid_bit, 1) != 0;
         return m;
     }
