@@ -29,7 +29,7 @@ void bench(const char* name, double gbps) {
                 "\"cycles\": %llu, \"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"accepted_GBps\": %.3f, "
                 "\"saturated\": %s, \"peak_rss_MiB\": %.1f}\n",
                 name, gbps, static_cast<unsigned long long>(r.cycles), s, node_cycles / s,
-                r.accepted * percs_flit_bytes / cfg.cycle_ns, r.saturated ? "true" : "false",
+                percs_gbps(t, r.accepted), r.saturated ? "true" : "false",
                 fabric_bench::peak_rss_mib());
 }
 }  // namespace

@@ -30,7 +30,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
     cfg.drain_limit = 1;
     const auto r = simulate_cycles(net, pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits),
                                    cfg);
-    return r.accepted * percs_flit_bytes / cfg.cycle_ns;
+    return percs_gbps(t, r.accepted);
 }
 
 /// Two double-complex values, summed component by component.

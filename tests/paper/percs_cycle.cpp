@@ -35,7 +35,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double gbps
                                    PacketSizes::fixed(percs_packet_flits), cfg);
     REQUIRE(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped);
     REQUIRE_FALSE(r.deadlock);
-    return r.accepted * percs_flit_bytes / cfg.cycle_ns;
+    return percs_gbps(t, r.accepted);
 }
 }  // namespace
 

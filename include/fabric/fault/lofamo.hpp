@@ -175,6 +175,11 @@ private:
         std::vector<std::string> path;
         std::vector<double> times;
         double injected;
+        /// The report passes one more stage at time `at`.
+        void stage(const char* what, double at) {
+            path.emplace_back(what);
+            times.push_back(at);
+        }
     };
     struct Node {
         bool host_alive = true, dnp_alive = true, snet_ok = true, snet_declared_broken = false;
@@ -307,8 +312,7 @@ private:
         r.valid = true;
         node.dwr = r.encode();
         for (auto& tr : node.dfm_pending) {
-            tr.path.push_back("DFM -> DNP Watchdog Register");
-            tr.times.push_back(now_);
+            tr.stage("DFM -> DNP Watchdog Register", now_);
             node.dwr_trails.push_back(std::move(tr));
         }
         node.dfm_pending.clear();
@@ -326,8 +330,7 @@ private:
         }
         if (hwr.valid) saw_host_once_[v] = true;
         for (auto& tr : node.hwr_trails) {
-            tr.path.push_back("DFM reads the Host Watchdog Register");
-            tr.times.push_back(now_);
+            tr.stage("DFM reads the Host Watchdog Register", now_);
             to_tell.push_back(std::move(tr));
         }
         node.hwr_trails.clear();
@@ -340,8 +343,7 @@ private:
                     Node& nb = nodes_[w];
                     if (!nb.dnp_alive) return;
                     nb.dnp_status.neighbour_failing[back] = true;
-                    copy.path.push_back("LiFaMa message in a Credit -> neighbour DFM");
-                    copy.times.push_back(now_);
+                    copy.stage("LiFaMa message in a Credit -> neighbour DFM", now_);
                     nb.dfm_pending.push_back(std::move(copy));
                 });
             }
@@ -357,8 +359,7 @@ private:
         r.send_ldm = !node.hfm_pending.empty();
         node.hwr = r.encode();
         for (auto& tr : node.hfm_pending) {
-            tr.path.push_back("HFM -> Host Watchdog Register");
-            tr.times.push_back(now_);
+            tr.stage("HFM -> Host Watchdog Register", now_);
             node.hwr_trails.push_back(std::move(tr));
         }
         node.hfm_pending.clear();
@@ -376,8 +377,7 @@ private:
         }
         if (dwr.valid) saw_dnp_once_[v] = true;
         for (auto& tr : node.dwr_trails) {
-            tr.path.push_back("HFM reads the DNP Watchdog Register");
-            tr.times.push_back(now_);
+            tr.stage("HFM reads the DNP Watchdog Register", now_);
             if (tr.fault == Fault::link_broken || tr.fault == Fault::host_and_dnp) {
                 // The reporter's link towards the subject is broken.
                 broken_reported_.insert({v, tr.subject});
@@ -412,8 +412,7 @@ private:
     void tell_master(std::size_t from, Trail tr) {
         if (!nodes_[from].snet_ok || !nodes_[master_].snet_ok || !nodes_[from].host_alive) return;
         push(now_ + t_.service_net, [this, tr = std::move(tr)]() mutable {
-            tr.path.push_back("service network -> Fault Supervisor");
-            tr.times.push_back(now_);
+            tr.stage("service network -> Fault Supervisor", now_);
             const auto key = std::pair{static_cast<int>(tr.fault), tr.subject};
             if (aware_.count(key)) return;  // the first report decides
             Awareness a;

@@ -37,4 +37,10 @@ inline double percs_flits_per_cycle(const PercsTopology& topo, double gbps) {
     return gbps * percs_cycle_config(topo).cycle_ns / percs_flit_bytes;
 }
 
+/// GB/s per node that `flits_per_cycle` flits per cycle per node is, under
+/// percs_cycle_config: the inverse of percs_flits_per_cycle.
+inline double percs_gbps(const PercsTopology& topo, double flits_per_cycle) {
+    return flits_per_cycle * percs_flit_bytes / percs_cycle_config(topo).cycle_ns;
+}
+
 }  // namespace fabric
