@@ -305,17 +305,22 @@ private:
         throw config_error(fabric::detail::message("node ", v, " has no link in that direction"));
     }
 
+    /// Every trail waiting in `from` passes the stage `what` now and moves to `to`.
+    void pass_on(std::vector<Trail>& from, std::vector<Trail>& to, const char* what) {
+        for (auto& tr : from) {
+            tr.stage(what, now_);
+            to.push_back(std::move(tr));
+        }
+        from.clear();
+    }
+
     void dnp_write(std::size_t v) {
         Node& node = nodes_[v];
         if (!node.dnp_alive) return;
         DnpWatchdogRegister r = node.dnp_status;
         r.valid = true;
         node.dwr = r.encode();
-        for (auto& tr : node.dfm_pending) {
-            tr.stage("DFM -> DNP Watchdog Register", now_);
-            node.dwr_trails.push_back(std::move(tr));
-        }
-        node.dfm_pending.clear();
+        pass_on(node.dfm_pending, node.dwr_trails, "DFM -> DNP Watchdog Register");
     }
 
     void dnp_read(std::size_t v) {
@@ -329,11 +334,7 @@ private:
                                     "DFM finds the Host Watchdog Register not rewritten", now_, injected_at(v, Fault::host_breakdown)));
         }
         if (hwr.valid) saw_host_once_[v] = true;
-        for (auto& tr : node.hwr_trails) {
-            tr.stage("DFM reads the Host Watchdog Register", now_);
-            to_tell.push_back(std::move(tr));
-        }
-        node.hwr_trails.clear();
+        pass_on(node.hwr_trails, to_tell, "DFM reads the Host Watchdog Register");
         // The host's troubles travel to the neighbours in the Credits (LiFaMa).
         for (auto& tr : to_tell) {
             for (const auto& [w, d] : neighbours(v)) {
@@ -358,11 +359,7 @@ private:
         r.valid = true;
         r.send_ldm = !node.hfm_pending.empty();
         node.hwr = r.encode();
-        for (auto& tr : node.hfm_pending) {
-            tr.stage("HFM -> Host Watchdog Register", now_);
-            node.hwr_trails.push_back(std::move(tr));
-        }
-        node.hfm_pending.clear();
+        pass_on(node.hfm_pending, node.hwr_trails, "HFM -> Host Watchdog Register");
     }
 
     void host_read(std::size_t v) {
