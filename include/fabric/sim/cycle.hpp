@@ -109,6 +109,23 @@ struct CycleConfig {
     /// source queues hold this many packets per node on average (it is then
     /// reported saturated and not drained).
     std::uint64_t max_queued_per_node = 256;
+    /// Output buffering: when positive, every output virtual channel of a network
+    /// port has a queue of this many flits. A flit crosses the switch into it as
+    /// soon as it has room (one flit per output port per cycle), and the link takes
+    /// flits from the port's queues, round robin over the VCs that flow control
+    /// lets go. A packet waiting for a slow or busy link then no longer blocks the
+    /// input behind it until its queue fills. 0: input queued only.
+    std::uint32_t output_buffer_flits = 0;
+    /// Injection queues per node (host interfaces feeding the router, each with
+    /// its own input VC on the injection port); packets are dealt to them in turn.
+    /// At most the number of virtual channels of the fabric's links.
+    std::uint32_t injection_queues = 1;
+    /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
+    /// message) longer than this is split into packets of this many flits (the
+    /// last shorter), each routed on its own; the destination reassembles the
+    /// message and CycleResult reports message latency and the reassembly depth.
+    /// 0: every message is one packet.
+    std::uint32_t max_packet_flits = 0;
     /// Track, per source and destination, how far packets overtake one another:
     /// CycleResult::reorder_depth (costs a map lookup per packet).
     bool track_reorder = false;
@@ -122,6 +139,8 @@ struct CycleConfig {
         detail::require(measure >= 1, "the measurement window needs at least 1 cycle");
         detail::require(watchdog >= 1, "the deadlock watchdog needs at least 1 cycle");
         detail::require(max_queued_per_node >= 1, "max_queued_per_node must be at least 1");
+        detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
+        detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
     }
 };
 
@@ -180,6 +199,19 @@ struct CycleResult {
     /// destination needs), and the packets that arrived ahead of an earlier one.
     std::uint64_t reorder_depth = 0;
     std::uint64_t packets_overtaking = 0;
+    /// With max_packet_flits: messages split into packets and reassembled at the
+    /// destination. A message is delivered with its last packet (or lost with
+    /// any); message_reorder_depth is the most packets of one message that the
+    /// destination held because an earlier packet of it was still missing, and
+    /// packets_early counts packets that arrived before an earlier one of their
+    /// message. message_latency: measured messages, creation to the last tail.
+    std::uint64_t measured_messages = 0;
+    std::uint64_t measured_messages_delivered = 0;
+    std::uint64_t messages_delivered = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint64_t message_reorder_depth = 0;
+    std::uint64_t packets_early = 0;
+    LatencySummary message_latency;
     std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
@@ -214,6 +246,7 @@ class CycleSimulator {
     static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
     static constexpr std::uint32_t VCS = NP * V;             // input VCs per router
     static constexpr std::uint32_t WORDS = (VCS + 63) / 64;  // occupancy mask words per router
+    static constexpr std::uint32_t OWORDS = (P * V + 63) / 64;  // output-queue mask words per router
 
 public:
     explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : fab_(fabric), cfg_(config) {
@@ -298,7 +331,7 @@ public:
             for (std::uint32_t n = 0; n < nodes_; ++n) {
                 if (next[n] != now) continue;
                 const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                create_packet(n, dst, sizes.draw(rng), now, rng);
+                create_message(n, dst, sizes.draw(rng), now, rng);
                 next[n] = now + gap(rng);
             }
         });
@@ -321,7 +354,7 @@ public:
         const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
         return simulate(0.0, last, [&](std::uint64_t now, Random& rng) {
             while (next < trace.size() && trace[next].cycle == now) {
-                create_packet(trace[next].source, trace[next].destination, trace[next].flits, now, rng);
+                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng);
                 ++next;
             }
         });
@@ -383,6 +416,15 @@ private:
         std::uint16_t dropped = 0;     // flits lost with a failed link
         bool lost = false;
         std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
+        std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
+        std::uint32_t part = 0;
+    };
+    struct Message {
+        std::uint32_t parts = 0, arrived = 0, lost = 0;
+        std::uint32_t next = 0;  // parts 0 .. next - 1 have arrived: the destination has them in order
+        std::uint64_t created = 0;
+        bool measured = false;
+        std::vector<std::uint8_t> got;  // per part: arrived
     };
     struct PairOrder {
         std::uint32_t next_sequence = 0;   // the next packet created
@@ -432,6 +474,7 @@ private:
 
     // --- setup --------------------------------------------------------------------------
     void check_switching(std::uint32_t largest) const {
+        if (cfg_.max_packet_flits) largest = std::min(largest, cfg_.max_packet_flits);
         if (cfg_.switching == Switching::virtual_cut_through)
             detail::require(largest <= buffer_, "virtual cut-through needs a buffer of a whole packet: the largest "
                             "packet has ", largest, " flits, the buffer per VC ", buffer_, "; raise the buffer or use "
@@ -459,7 +502,22 @@ private:
         sent_in_window_.assign(channels, 0);
         occupied_.assign(static_cast<std::size_t>(nodes_), 0);
         mask_.assign(static_cast<std::size_t>(nodes_) * WORDS, 0);
-        source_.assign(nodes_, SourceQueue{});
+        queues_ = cfg_.injection_queues;
+        detail::require(queues_ <= V, "this fabric's links have ", V, " virtual channels, so a node takes at most ", V,
+                        " injection queues (one input VC each); got injection_queues = ", queues_);
+        source_.assign(static_cast<std::size_t>(nodes_) * queues_, SourceQueue{});
+        next_queue_.assign(nodes_, 0);
+        ob_ = cfg_.output_buffer_flits;
+        const std::size_t ovcs = ob_ ? channels * V : 0;
+        oq_flits_.assign(ovcs * ob_, Flit{0, 0, 0});
+        oq_time_.assign(ovcs * ob_, 0);
+        oq_head_.assign(ovcs, 0);
+        oq_count_.assign(ovcs, 0);
+        oq_since_.assign(ovcs, 0);
+        link_free_.assign(ob_ ? channels : 0, 0);
+        link_rr_.assign(ob_ ? channels : 0, 0);
+        oq_node_flits_.assign(ob_ ? nodes_ : 0, 0);
+        omask_.assign(ob_ ? static_cast<std::size_t>(nodes_) * OWORDS : 0, 0);
         active_.clear();
         active_.reserve(nodes_);
         is_active_.assign(nodes_, 0);
@@ -473,6 +531,9 @@ private:
         scratch_route_.resize(max_hops_ + 1);
         latency_hist_ = {};
         network_hist_ = {};
+        message_hist_ = {};
+        messages_.clear();
+        free_messages_.clear();
         stats_ = {};
         in_flight_links_ = 0;
         buffered_ = 0;
@@ -502,7 +563,38 @@ private:
         return (static_cast<std::size_t>(n) * NP + port) * V + vc;
     }
 
-    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng) {
+    /// A message of `size` flits from src to dst: one packet, or with
+    /// max_packet_flits its packets, all through one injection queue (dealt to
+    /// the node's queues in turn, message by message).
+    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng) {
+        const std::uint32_t hfi = next_queue_[src];
+        next_queue_[src] = hfi + 1 == queues_ ? 0 : hfi + 1;
+        const std::uint32_t most = cfg_.max_packet_flits;
+        if (!most) {
+            create_packet(src, dst, size, now, rng, hfi, none, 0);
+            return;
+        }
+        std::uint32_t id;
+        if (!free_messages_.empty()) {
+            id = free_messages_.back();
+            free_messages_.pop_back();
+        } else {
+            id = static_cast<std::uint32_t>(messages_.size());
+            messages_.emplace_back();
+        }
+        Message& m = messages_[id];
+        m.parts = (size + most - 1) / most;
+        m.arrived = m.lost = m.next = 0;
+        m.created = now;
+        m.measured = now >= cfg_.warmup && now < cfg_.warmup + cfg_.measure;
+        m.got.assign(m.parts, 0);  // keeps its capacity from earlier messages in this slot
+        if (m.measured) ++stats_.measured_messages;
+        for (std::uint32_t part = 0; part < m.parts; ++part)
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, hfi, id, part);
+    }
+
+    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
+                       std::uint32_t hfi, std::uint32_t message, std::uint32_t part) {
         std::uint32_t id;
         if (!free_packets_.empty()) {
             id = free_packets_.back();
@@ -519,19 +611,21 @@ private:
         pk.created = now;
         pk.measured = now >= cfg_.warmup && now < cfg_.warmup + cfg_.measure;
         pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
+        pk.message = message;
+        pk.part = part;
         if (cfg_.track_reorder) pk.sequence = order_[pair_key(src, dst)].next_sequence++;
         if (pk.measured) {
             ++stats_.measured_packets;
             stats_.created_in_window += size;
         }
-        SourceQueue& q = source_[src];
+        SourceQueue& q = source_[static_cast<std::size_t>(src) * queues_ + hfi];
         q.push(id);
         ++queued_;
         if (q.size == 1) {
             write_route(id);
-            start_head(ivc_index(src, LOCAL, 0), id, 0, now);
-            mark(src, LOCAL, 0, true);
-            activate(src, ivc_[ivc_index(src, LOCAL, 0)].ready);
+            start_head(ivc_index(src, LOCAL, hfi), id, 0, now);
+            mark(src, LOCAL, hfi, true);
+            activate(src, ivc_[ivc_index(src, LOCAL, hfi)].ready);
         } else {
             activate(src, wake_[src]);
         }
@@ -675,6 +769,13 @@ private:
         result.flits_dropped = stats_.dropped;
         result.reorder_depth = stats_.reorder_depth;
         result.packets_overtaking = stats_.overtaking;
+        result.measured_messages = stats_.measured_messages;
+        result.measured_messages_delivered = stats_.measured_messages_delivered;
+        result.messages_delivered = stats_.messages_delivered;
+        result.messages_lost = stats_.messages_lost;
+        result.message_reorder_depth = stats_.message_reorder_depth;
+        result.packets_early = stats_.parts_early;
+        result.message_latency = LatencySummary::of(message_hist_);
         result.packets_lost = stats_.lost;
         result.packets_unroutable = stats_.unroutable;
         result.misdelivered = stats_.misdelivered;
@@ -740,7 +841,7 @@ private:
     /// The flit at the front of an input VC (network port or source queue).
     [[nodiscard]] Flit front(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
         if (port == LOCAL) {
-            const std::uint32_t id = source_[node].front();
+            const std::uint32_t id = source_[static_cast<std::size_t>(node) * queues_ + vc].front();
             return Flit{id, packets_[id].sent, 0};
         }
         const InputVc& v = ivc_[ivc_index(node, port, vc)];
@@ -764,6 +865,7 @@ private:
     }
 
     [[nodiscard]] bool any_front(std::uint32_t n) const {
+        if (ob_ && oq_node_flits_[n]) return true;
         for (std::uint32_t w = 0; w < WORDS; ++w)
             if (mask_[static_cast<std::size_t>(n) * WORDS + w]) return true;
         return false;
@@ -790,6 +892,7 @@ private:
         std::uint64_t wake = std::numeric_limits<std::uint64_t>::max();
         auto later = [&](std::uint64_t t) { wake = t < wake ? t : wake; };
         const std::uint64_t exit_delay = static_cast<std::uint64_t>(pd.switch_allocation) + pd.switch_traversal;
+        if (ob_ && oq_node_flits_[n]) link_stage(n, now, later);
 
         // One pass over the occupied input VCs collects both the VC-allocation
         // requests and each input port's switch request (round robin from its
@@ -903,6 +1006,7 @@ private:
     [[nodiscard]] bool output_ready(std::uint32_t n, std::uint32_t port, std::uint32_t vc, const InputVc& v) const {
         if (v.out_port == LOCAL) return true;
         const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
+        if (ob_) return oq_count_[channel * V + v.out_vc] < ob_;  // room in the output queue
         const bool whole = cfg_.switching == Switching::virtual_cut_through;
         if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[channel * V + v.out_vc], false, 1, false);
         const Flit f = front(n, port, vc);
@@ -975,9 +1079,10 @@ private:
             ++pk.sent;
             ++stats_.injected;
             if (tail) {
-                source_[n].pop();
+                SourceQueue& q = source_[static_cast<std::size_t>(n) * queues_ + vc];
+                q.pop();
                 --queued_;
-                if (source_[n].size == 0) mark(n, LOCAL, 0, false);
+                if (q.size == 0) mark(n, LOCAL, vc, false);
             }
         } else {
             v.head = (v.head + 1) % buffer_;
@@ -997,25 +1102,21 @@ private:
         } else if (v.out_port == LOCAL) {
             port_free_[static_cast<std::size_t>(n) * NP + LOCAL] = leaves + 1;
             eject(n, f, pk, leaves);
-        } else {
-            const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
-            // Words the protocol puts before a head (Magic, Start), then the flit;
-            // each takes the next data slot of the link's frame.
-            std::uint64_t enter = next_data_slot(leaves);
-            if constexpr (protocol_flits > 0) {
-                if (f.index == 0)
-                    for (std::uint32_t w = 0; w < protocol_flits; ++w) enter = next_data_slot(enter + serial_[channel]);
+        } else if (ob_) {
+            const std::size_t ov = (static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc;
+            const std::size_t slot = ov * ob_ + (oq_head_[ov] + oq_count_[ov]) % ob_;
+            oq_flits_[slot] = f;
+            oq_time_[slot] = leaves;
+            if (oq_count_[ov]++ == 0) {
+                oq_since_[ov] = leaves;
+                omark(n, v.out_port * V + v.out_vc, true);
             }
-            const std::uint64_t leaves_link = enter;
-            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves_link + serial_[channel];
-            fab_.flow().on_send(sender_[channel * V + v.out_vc]);
-            if (leaves_link >= cfg_.warmup && leaves_link < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
-            const std::uint32_t w = down_[channel];
-            const std::size_t target = ivc_index(w, down_port_[channel], v.out_vc);
-            // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
-            arrivals_[(leaves_link + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
-                Arrival{static_cast<std::uint32_t>(target), Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
-            ++in_flight_links_;
+            ++oq_node_flits_[n];
+            ++buffered_;
+            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves + 1;
+        } else {
+            port_free_[static_cast<std::size_t>(n) * NP + v.out_port] =
+                put_on_link(static_cast<std::size_t>(n) * P + v.out_port, v.out_vc, f, leaves);
         }
 
         // The input VC after this flit.
@@ -1034,6 +1135,100 @@ private:
         }
     }
 
+    /// Puts flit `f` on the link of `channel`, VC `vc`, from cycle `leaves` on;
+    /// returns the cycle from which the link is free again.
+    std::uint64_t put_on_link(std::size_t channel, std::uint32_t vc, const Flit& f, std::uint64_t leaves) {
+        // Words the protocol puts before a head (Magic, Start), then the flit;
+        // each takes the next data slot of the link's frame.
+        std::uint64_t enter = next_data_slot(leaves);
+        if constexpr (protocol_flits > 0) {
+            if (f.index == 0)
+                for (std::uint32_t w = 0; w < protocol_flits; ++w) enter = next_data_slot(enter + serial_[channel]);
+        }
+        fab_.flow().on_send(sender_[channel * V + vc]);
+        if (enter >= cfg_.warmup && enter < cfg_.warmup + cfg_.measure) ++sent_in_window_[channel];
+        const std::uint32_t w = down_[channel];
+        const std::size_t target = ivc_index(w, down_port_[channel], vc);
+        // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
+        arrivals_[(enter + serial_[channel] - 1 + latency_[channel]) & (wheel_size_ - 1)].push_back(
+            Arrival{static_cast<std::uint32_t>(target), Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
+        ++in_flight_links_;
+        return enter + serial_[channel];
+    }
+
+    void omark(std::uint32_t n, std::uint32_t bit, bool on) {
+        std::uint64_t& word = omask_[static_cast<std::size_t>(n) * OWORDS + bit / 64];
+        if (on) word |= std::uint64_t{1} << (bit % 64);
+        else word &= ~(std::uint64_t{1} << (bit % 64));
+    }
+
+    /// Takes the front flit out of output queue `ov` (a channel * V + vc index).
+    Flit oq_pop(std::uint32_t n, std::size_t ov, std::uint64_t now) {
+        const Flit f = oq_flits_[ov * ob_ + oq_head_[ov]];
+        oq_head_[ov] = oq_head_[ov] + 1 == ob_ ? 0 : oq_head_[ov] + 1;
+        --oq_node_flits_[n];
+        --buffered_;
+        if (--oq_count_[ov] == 0) omark(n, static_cast<std::uint32_t>(ov % (static_cast<std::size_t>(P) * V)), false);
+        else oq_since_[ov] = now;
+        return f;
+    }
+
+    /// Whether flow control lets the front flit of output queue `ov` onto its link.
+    [[nodiscard]] bool oq_can_send(std::size_t ov) const {
+        const bool whole = cfg_.switching == Switching::virtual_cut_through;
+        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[ov], false, 1, false);
+        const Flit& f = oq_flits_[ov * ob_ + oq_head_[ov]];
+        return fab_.flow().can_send(sender_[ov], f.index == 0, packets_[f.packet].size, whole);
+    }
+
+    /// The links of router n take flits from their output queues: per port, the
+    /// ready VC nearest at or after the port's round-robin pointer.
+    template <class Later>
+    void link_stage(std::uint32_t n, std::uint64_t now, Later&& later) {
+        for (std::uint32_t w = 0; w < OWORDS; ++w) {
+            std::uint64_t bits = omask_[static_cast<std::size_t>(n) * OWORDS + w];
+            while (bits) {
+                const auto bit = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)));
+                const std::uint32_t port = bit / V;
+                // Every VC of this port is looked at now: skip its other bits.
+                const std::uint32_t last = port * V + V - 1;
+                if (last / 64 == w) bits &= last % 64 == 63 ? 0 : ~((std::uint64_t{2} << (last % 64)) - 1);
+                else bits = 0;
+                const std::size_t channel = static_cast<std::size_t>(n) * P + port;
+                if (any_broken_ && broken_[channel]) {  // the link is gone: its queued flits are lost, reported
+                    for (std::uint32_t vc = 0; vc < V; ++vc)
+                        while (oq_count_[channel * V + vc]) drop_flit(oq_pop(n, channel * V + vc, now).packet);
+                    continue;
+                }
+                if (link_free_[channel] > now) {
+                    later(link_free_[channel]);
+                    continue;
+                }
+                std::uint32_t pick = none;
+                for (std::uint32_t k = 0; k < V; ++k) {
+                    const std::uint32_t vc = (link_rr_[channel] + k) % V;
+                    const std::size_t ov = channel * V + vc;
+                    if (!oq_count_[ov]) continue;
+                    const std::uint64_t ready = oq_time_[ov * ob_ + oq_head_[ov]];
+                    if (ready > now) {
+                        later(ready);
+                        continue;
+                    }
+                    if (!oq_can_send(ov)) continue;  // a feedback event wakes us
+                    pick = vc;
+                    break;
+                }
+                if (pick == none) continue;
+                const Flit f = oq_pop(n, channel * V + pick, now);
+                link_free_[channel] = put_on_link(channel, pick, f, now);
+                link_rr_[channel] = pick + 1 == V ? 0 : pick + 1;
+                later(link_free_[channel]);
+            }
+        }
+        // Room made in a full queue lets the switch move a flit into it: the
+        // caller's switch stage runs after this, in the same cycle.
+    }
+
     void mark_lost(Packet& pk) {
         if (pk.lost) return;
         pk.lost = true;
@@ -1047,7 +1242,35 @@ private:
         mark_lost(pk);
         ++pk.dropped;
         ++stats_.dropped;
-        if (pk.ejected + pk.dropped == pk.size) release(id);
+        if (pk.ejected + pk.dropped != pk.size) return;
+        if (cfg_.max_packet_flits) part_done(pk, 0, false);
+        release(id);
+    }
+
+    /// A packet of a split message is complete (delivered at `at`) or lost: the
+    /// destination puts it in place, and the message is done with its last part.
+    void part_done(const Packet& pk, std::uint64_t at, bool delivered) {
+        Message& m = messages_[pk.message];
+        if (delivered) {
+            ++m.arrived;
+            m.got[pk.part] = 1;
+            if (pk.part != m.next) ++stats_.parts_early;
+            while (m.next < m.parts && m.got[m.next]) ++m.next;
+            stats_.message_reorder_depth = std::max<std::uint64_t>(stats_.message_reorder_depth, m.arrived - m.next);
+        } else {
+            ++m.lost;
+        }
+        if (m.arrived + m.lost < m.parts) return;
+        if (m.lost) {
+            ++stats_.messages_lost;
+        } else {
+            ++stats_.messages_delivered;
+            if (m.measured) {
+                ++stats_.measured_messages_delivered;
+                message_hist_.add(at - m.created);
+            }
+        }
+        free_messages_.push_back(pk.message);
     }
 
     void release(std::uint32_t id) {
@@ -1115,12 +1338,14 @@ private:
             latency_hist_.add(at - pk.created);
             network_hist_.add(at - pk.injected);
         }
+        if (cfg_.max_packet_flits) part_done(pk, at, true);
         release(f.packet);
     }
 
     [[nodiscard]] std::uint64_t count_in_flight() const {
         std::uint64_t flits = in_flight_links_;
         for (const auto& v : ivc_) flits += v.count;
+        for (const auto c : oq_count_) flits += c;
         // Flits of packets partly out of their source queue are in flight too; the
         // source queue's unsent flits were never injected.
         return flits;
@@ -1138,11 +1363,20 @@ private:
             const auto port = static_cast<std::uint32_t>((iv / V) % NP);
             return has_front(node, port, static_cast<std::uint32_t>(iv % V)) && now >= ivc_[iv].since + cfg_.watchdog;
         };
+        // Output queues are nodes count + (channel * V + vc) of the graph.
+        auto oq_stuck = [&](std::size_t ov) { return oq_count_[ov] && now >= oq_since_[ov] + cfg_.watchdog; };
         // Usually nothing has waited that long: look before building the graph.
         bool any = false;
         for (std::size_t iv = 0; iv < count && !any; ++iv) any = stuck(iv);
+        for (std::size_t ov = 0; ov < oq_count_.size() && !any; ++ov) any = oq_stuck(ov);
         if (!any) return std::nullopt;
-        std::vector<std::vector<std::uint32_t>> waits(count);
+        std::vector<std::vector<std::uint32_t>> waits(count + oq_count_.size());
+        for (std::size_t ov = 0; ov < oq_count_.size(); ++ov) {
+            const std::size_t channel = ov / V;
+            if (!oq_stuck(ov) || oq_can_send(ov)) continue;
+            const std::size_t target = ivc_index(down_[channel], down_port_[channel], static_cast<std::uint32_t>(ov % V));
+            if (stuck(target)) waits[count + ov].push_back(static_cast<std::uint32_t>(target));
+        }
         for (std::uint32_t n = 0; n < nodes_; ++n)
             for (std::uint32_t port = 0; port < NP; ++port)
                 for (std::uint32_t vc = 0; vc < V; ++vc) {
@@ -1154,10 +1388,14 @@ private:
                     std::size_t target = none;
                     if (v.state == VcState::waiting_vc && owner_[ov] != none) {
                         target = owner_[ov];
-                    } else if (v.state == VcState::active) {
+                    } else if (v.state == VcState::active && !output_ready(n, port, vc, v)) {
                         const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
-                        if (!output_ready(n, port, vc, v))
-                            target = ivc_index(down_[channel], down_port_[channel], v.out_vc);
+                        if (ob_) {  // waits for room in the output queue
+                            const std::size_t queue = channel * V + v.out_vc;
+                            if (oq_stuck(queue)) waits[iv].push_back(static_cast<std::uint32_t>(count + queue));
+                            continue;
+                        }
+                        target = ivc_index(down_[channel], down_port_[channel], v.out_vc);
                     }
                     if (target != none && stuck(target)) waits[iv].push_back(static_cast<std::uint32_t>(target));
                 }
@@ -1168,10 +1406,21 @@ private:
         report.idle_cycles = cfg_.watchdog;
         report.flits_buffered = buffered_;
         for (const auto iv : cycle) {
+            if (iv >= count) {  // an output queue: named by the channel it feeds, which the next entry names too
+                const std::size_t ov = iv - count;
+                const std::size_t channel = ov / V;
+                if (std::find(cycle.begin(), cycle.end(),
+                              ivc_index(down_[channel], down_port_[channel], static_cast<std::uint32_t>(ov % V))) ==
+                    cycle.end())
+                    report.waiting.push_back(VirtualChannel{NodeId{static_cast<std::uint32_t>(channel / P)},
+                                                            PortId{static_cast<std::uint32_t>(channel % P)},
+                                                            static_cast<std::uint8_t>(ov % V)});
+                continue;
+            }
             const auto node = static_cast<std::uint32_t>(iv / VCS);
             const auto port = static_cast<std::uint32_t>((iv / V) % NP);
             if (port == LOCAL) {  // a packet still entering from its source: port P names the injection channel
-                report.waiting.push_back(VirtualChannel{NodeId{node}, PortId{P}, 0});
+                report.waiting.push_back(VirtualChannel{NodeId{node}, PortId{P}, static_cast<std::uint8_t>(iv % V)});
                 continue;
             }
             const std::uint32_t up = up_channel_[static_cast<std::size_t>(node) * P + port];
@@ -1186,6 +1435,8 @@ private:
         std::uint64_t created_in_window = 0, ejected_in_window = 0;
         std::uint64_t dropped = 0, lost = 0, measured_lost = 0, unroutable = 0;
         std::uint64_t reorder_depth = 0, overtaking = 0;
+        std::uint64_t measured_messages = 0, measured_messages_delivered = 0, messages_delivered = 0;
+        std::uint64_t messages_lost = 0, message_reorder_depth = 0, parts_early = 0;
     };
     [[nodiscard]] std::uint64_t pair_key(std::uint32_t src, std::uint32_t dst) const {
         return static_cast<std::uint64_t>(src) * nodes_ + dst;
@@ -1215,7 +1466,19 @@ private:
     // per node
     std::vector<std::uint32_t> occupied_;
     std::vector<std::uint64_t> mask_;  // per router: bit port * V + vc set when that input VC has a front flit
-    std::vector<SourceQueue> source_;
+    std::vector<SourceQueue> source_;  // per (node, injection queue)
+    std::vector<std::uint32_t> next_queue_;  // per node: the injection queue of its next packet
+    std::uint32_t queues_ = 1;
+    // output queues (output_buffer_flits > 0), per (channel, vc): rings of ob_ flits
+    std::uint32_t ob_ = 0;
+    std::vector<Flit> oq_flits_;
+    std::vector<std::uint64_t> oq_time_;  // cycle from which each queued flit may go onto the link
+    std::vector<std::uint32_t> oq_head_, oq_count_;
+    std::vector<std::uint64_t> oq_since_;  // cycle at which the front flit became the front
+    std::vector<std::uint64_t> link_free_;  // per channel: the link is free from this cycle
+    std::vector<std::uint32_t> link_rr_;
+    std::vector<std::uint32_t> oq_node_flits_;
+    std::vector<std::uint64_t> omask_;  // per router: bit port * V + vc set when that output queue holds flits
     std::vector<std::uint32_t> active_;
     std::vector<std::uint8_t> is_active_;
     std::vector<std::uint64_t> wake_;  // per router: the first cycle at which stepping it can change anything
@@ -1229,11 +1492,13 @@ private:
     // packets
     std::vector<Packet> packets_;
     std::vector<std::uint32_t> free_packets_;
+    std::vector<Message> messages_;  // with max_packet_flits
+    std::vector<std::uint32_t> free_messages_;
     std::vector<RouteStep> routes_;
     std::vector<std::uint32_t> free_routes_;
     std::vector<Hop> scratch_route_;
     std::array<std::pair<std::size_t, std::size_t>, VCS> va_requests_{};
-    LatencyHistogram latency_hist_, network_hist_;
+    LatencyHistogram latency_hist_, network_hist_, message_hist_;
     Stats stats_;
     std::uint64_t in_flight_links_ = 0;
     std::uint64_t buffered_ = 0;
