@@ -2,6 +2,10 @@
 // flit-level kernel and the CAU model:
 //   --alltoall D   all-to-all bandwidth per compute node against the VII.A bound, for
 //                  d = 1 .. D, shortest (direct) and random indirect routing
+//   --d LIST       the same for the d listed (e.g. 1,2,4,8,16)
+//   --warmup C, --window C   cycles of warm-up and of measurement (5000, 4000); an
+//                  overloaded machine fills for a few thousand cycles, and a short
+//                  warm-up reads low
 //   --hotspot      the 32-to-32 hot spot between two supernodes, direct against indirect
 //   --cau          a global sum of two double-complex values on the CAU against a
 //                  software tree, latency per operation for growing systems
@@ -13,6 +17,7 @@
 
 #include "common/cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -22,10 +27,11 @@ using ShortestDirect = PercsDirect<IntraRoute::single_hop, ZeroHop::skip>;
 using RandomIndirect = PercsIndirect<IntraRoute::single_hop, ZeroHop::skip>;
 
 template <class R, class Pattern>
-double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offered, std::uint64_t window) {
+double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offered, std::uint64_t warmup,
+                     std::uint64_t window) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.warmup = window / 4;
+    cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;
     const auto r = simulate_cycles(net, pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits),
@@ -43,38 +49,48 @@ struct Complex2 {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const fabric_examples::Cli cli(argc, argv, {"alltoall", "window"}, {"hotspot", "cau"},
-                                   "usage: percs_packet [--alltoall D] [--hotspot] [--cau] [--window CYCLES]\n");
-    const bool all = !cli.has("alltoall") && !cli.flag("hotspot") && !cli.flag("cau");
-    const auto window = static_cast<std::uint64_t>(cli.integer("window", 8000));
-    if (all || cli.has("alltoall")) {
-        const long long dmax = cli.integer("alltoall", 1);
-        if (dmax < 1 || dmax > 16) cli.fail("--alltoall takes d from 1 to 16");
+    const fabric_examples::Cli cli(argc, argv, {"alltoall", "d", "warmup", "window"}, {"hotspot", "cau"},
+                                   "usage: percs_packet [--alltoall D | --d LIST] [--hotspot] [--cau] [--warmup CYCLES] "
+                                   "[--window CYCLES]\n");
+    const bool all = !cli.has("alltoall") && !cli.has("d") && !cli.flag("hotspot") && !cli.flag("cau");
+    const auto warmup = static_cast<std::uint64_t>(cli.integer("warmup", 5000));
+    const auto window = static_cast<std::uint64_t>(cli.integer("window", 4000));
+    if (window < 1) cli.fail("--window needs at least 1 cycle");
+    std::vector<long long> ds;
+    if (cli.has("d")) ds = cli.list("d");
+    for (long long d = 1; d <= (cli.has("alltoall") ? cli.integer("alltoall") : all ? 1 : 0); ++d) ds.push_back(d);
+    for (const long long d : ds)
+        if (d < 1 || d > 16) cli.fail("d (D links per hub) runs from 1 to 16");
+    if (!ds.empty()) {
         const analytic::PercsAlltoall model;
         std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
         std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
-        for (long long d = 1; d <= dmax; ++d) {
+        for (const long long d : ds) {
             const auto t = PercsTopology::alltoall_model(static_cast<std::uint32_t>(d));
             const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
             const double bound = model.direct_bandwidth(static_cast<double>(d));
-            const double direct = gbps_per_node<ShortestDirect>(t, uniform, 1.3 * bound, window);
-            const double indirect = gbps_per_node<RandomIndirect>(t, uniform, 1.3 * bound, window);
+            const double direct = gbps_per_node<ShortestDirect>(t, uniform, 1.3 * bound, warmup, window);
+            const double indirect = gbps_per_node<RandomIndirect>(t, uniform, 1.3 * bound, warmup, window);
             std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound, indirect,
                         direct / indirect);
+            std::fflush(stdout);
         }
         std::printf("\n");
     }
     if (all || cli.flag("hotspot")) {
+        // Each of supernode 0's 32 hubs sends to its partner in supernode 1 at 16 GB/s.
         const auto t = PercsTopology::alltoall_model(1);
         std::vector<double> m(t.node_count() * t.node_count(), 0.0);
         for (std::uint32_t k = 0; k < 32; ++k) m[k * t.node_count() + 32 + k] = 1;
         const TrafficMatrix hot(t.node_count(), m);
-        const double scale = static_cast<double>(t.node_count()) / 32;  // per sending hub
-        const double direct = gbps_per_node<ShortestDirect>(t, hot, 1.0, window) * scale;
-        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 1.0, window) * scale;
-        std::printf("32-to-32 hot spot, supernode 0 to supernode 1: per sending hub %.2f GB/s direct (one 10 GB/s D "
-                    "link shared by 32), %.2f GB/s random indirect\n\n",
-                    direct, indirect);
+        const double per_sender = static_cast<double>(t.node_count()) / 32;  // accepted is per node of the machine
+        const std::uint64_t cycles = std::max<std::uint64_t>(window, 20000);  // 32 senders: a longer window
+        const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles) * per_sender;
+        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, warmup, cycles) * per_sender;
+        std::printf("32-to-32 hot spot, supernode 0 to supernode 1, 16 GB/s offered per sending hub:\n"
+                    "  direct %.2f GB/s per sending hub (one 10 GB/s D link shared by 32: %.2f)\n"
+                    "  random indirect %.2f GB/s per sending hub (%.1fx direct)\n\n",
+                    direct, 10.0 / 32, indirect, indirect / direct);
     }
     if (all || cli.flag("cau")) {
         // The software tree pays a message's send and receive overhead on every level.

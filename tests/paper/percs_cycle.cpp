@@ -4,11 +4,12 @@
 // hot spot between two supernodes. The system is the model's (d = 1: 33
 // supernodes, one D link per pair and per hub), routes shortest (single-hop L).
 //
-// What we measure against what the paper argues (stated, not tuned): direct
-// routing reaches about 55% of the bound (our routers queue each input virtual
-// channel in one FIFO, and a packet leaving a D link's FIFO over a 5 GB/s LR link
-// holds up those behind it), so direct beats indirect by about 1.25x here, not
-// the factor of two of the paper's counting argument.
+// The hub as percs_cycle_config builds it: two HFIs, output queues of two
+// packets per output VC (the paper: the ISR buffers at inputs and outputs).
+// Measured (stated, not tuned): direct reaches about 95% of the bound and beats
+// random indirect by about 2.05x. With input queues only, direct stalls near
+// half the bound: a packet serialising onto a 5 GB/s LR link holds the injection
+// queue behind it; the last test shows it.
 #include <doctest/doctest.h>
 
 #include <fabric/mapping/patterns.hpp>
@@ -24,9 +25,11 @@ using ShortestDirect = PercsDirect<IntraRoute::single_hop, ZeroHop::skip>;
 using RandomIndirect = PercsIndirect<IntraRoute::single_hop, ZeroHop::skip>;
 
 template <class R, class Pattern>
-double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double gbps_offered, std::uint64_t window) {
+double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double gbps_offered, std::uint64_t window,
+                     std::uint32_t output_buffer = percs_output_buffer_flits) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
+    cfg.output_buffer_flits = output_buffer;
     cfg.progress = false;
     cfg.warmup = window / 4;
     cfg.measure = window;
@@ -39,7 +42,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double gbps
 }
 }  // namespace
 
-TEST_CASE("all-to-all: the VII.A bound is never exceeded; direct beats random indirect") {
+TEST_CASE("all-to-all: the VII.A bound is approached and never exceeded; direct beats random indirect about 2x") {
     const auto t = PercsTopology::alltoall_model(1);
     const double bound = analytic::PercsAlltoall{}.direct_bandwidth(1);  // 10.3 GB/s per node
     const UniformTraffic all(t.node_count(), UniformTraffic::Self::excluded);
@@ -49,22 +52,38 @@ TEST_CASE("all-to-all: the VII.A bound is never exceeded; direct beats random in
     CAPTURE(direct);
     CAPTURE(indirect);
     CHECK(direct <= bound);
+    CHECK(direct >= 0.9 * bound);
     CHECK(indirect <= bound / 2 * 1.02);  // indirect crosses two D links: half the bound
-    CHECK(direct > 0.45 * bound);
-    CHECK(direct > indirect);
+    CHECK(direct / indirect == doctest::Approx(2.0).epsilon(0.15));
+    // Below the bound the machine takes what it is offered.
+    const double light = gbps_per_node<ShortestDirect>(t, all, 0.7 * bound, 8000);
+    CHECK(light == doctest::Approx(0.7 * bound).epsilon(0.05));
 }
 
-TEST_CASE("the 32-to-32 hot spot between two supernodes: random indirect beats direct") {
+TEST_CASE("the 32-to-32 hot spot between two supernodes: random indirect beats direct many times over") {
     const auto t = PercsTopology::alltoall_model(1);
     std::vector<double> m(t.node_count() * t.node_count(), 0.0);
     for (std::uint32_t k = 0; k < 32; ++k) m[k * t.node_count() + 32 + k] = 1;  // supernode 0 to supernode 1
     const TrafficMatrix hot(t.node_count(), m);
-    // Offer 1 GB/s per node of the whole machine: 33 GB/s from each of supernode 0's hubs.
-    const double direct = gbps_per_node<ShortestDirect>(t, hot, 1.0, 8000);
-    const double indirect = gbps_per_node<RandomIndirect>(t, hot, 1.0, 8000);
+    // Each of supernode 0's hubs offers 16 GB/s; the rate is per sending node, the
+    // accepted rate per node of the machine: times 1056 / 32 per sender.
+    const double per_sender = static_cast<double>(t.node_count()) / 32;
+    const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, 20000) * per_sender;
+    const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, 20000) * per_sender;
     CAPTURE(direct);
     CAPTURE(indirect);
-    // Direct: 32 hubs share one 10 GB/s D link: 10 GB/s over the machine's 1056 hubs, per 32 senders.
-    CHECK(direct <= 10.0 * 32 / static_cast<double>(t.node_count()) * 1.02);
-    CHECK(indirect > 3 * direct);
+    // Direct: the 32 hubs share the one 10 GB/s D link between the two supernodes.
+    CHECK(direct <= 10.0 / 32 * 1.02);
+    CHECK(direct >= 10.0 / 32 * 0.95);
+    // Indirect spreads over the 31 other supernodes' D links.
+    CHECK(indirect > 10 * direct);
+}
+
+TEST_CASE("why the hub needs output buffering: input queued only, direct all-to-all stalls near half the bound") {
+    const auto t = PercsTopology::alltoall_model(1);
+    const double bound = analytic::PercsAlltoall{}.direct_bandwidth(1);
+    const UniformTraffic all(t.node_count(), UniformTraffic::Self::excluded);
+    const double direct = gbps_per_node<ShortestDirect>(t, all, 1.3 * bound, 8000, 0);
+    CAPTURE(direct);
+    CHECK(direct < 0.65 * bound);
 }

@@ -517,6 +517,7 @@ private:
         link_free_.assign(ob_ ? channels : 0, 0);
         link_rr_.assign(ob_ ? channels : 0, 0);
         oq_node_flits_.assign(ob_ ? nodes_ : 0, 0);
+        link_wake_.assign(ob_ ? nodes_ : 0, 0);
         omask_.assign(ob_ ? static_cast<std::size_t>(nodes_) * OWORDS : 0, 0);
         active_.clear();
         active_.reserve(nodes_);
@@ -792,6 +793,7 @@ private:
             fab_.flow().on_feedback(sender_[f.sender], f.value);
             const auto node = static_cast<std::uint32_t>(f.sender / (static_cast<std::size_t>(P) * V));
             wake_[node] = std::min(wake_[node], now);  // a blocked flit there may go now
+            if (ob_) link_wake_[node] = now;
         }
         fb.clear();
         auto& arr = arrivals_[now & (wheel_size_ - 1)];
@@ -892,7 +894,10 @@ private:
         std::uint64_t wake = std::numeric_limits<std::uint64_t>::max();
         auto later = [&](std::uint64_t t) { wake = t < wake ? t : wake; };
         const std::uint64_t exit_delay = static_cast<std::uint64_t>(pd.switch_allocation) + pd.switch_traversal;
-        if (ob_ && oq_node_flits_[n]) link_stage(n, now, later);
+        if (ob_ && oq_node_flits_[n]) {
+            if (now >= link_wake_[n]) link_stage(n, now, later);
+            else later(link_wake_[n]);
+        }
 
         // One pass over the occupied input VCs collects both the VC-allocation
         // requests and each input port's switch request (round robin from its
@@ -1113,6 +1118,7 @@ private:
             }
             ++oq_node_flits_[n];
             ++buffered_;
+            link_wake_[n] = std::min(link_wake_[n], leaves);
             port_free_[static_cast<std::size_t>(n) * NP + v.out_port] = leaves + 1;
         } else {
             port_free_[static_cast<std::size_t>(n) * NP + v.out_port] =
@@ -1184,7 +1190,14 @@ private:
     /// The links of router n take flits from their output queues: per port, the
     /// ready VC nearest at or after the port's round-robin pointer.
     template <class Later>
-    void link_stage(std::uint32_t n, std::uint64_t now, Later&& later) {
+    void link_stage(std::uint32_t n, std::uint64_t now, Later&& outer_later) {
+        // The first cycle at which a link of this router can take a flit, short of
+        // a flit entering a queue or a feedback event (both reset it).
+        std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
+        auto later = [&](std::uint64_t t) {
+            next = t < next ? t : next;
+            outer_later(t);
+        };
         for (std::uint32_t w = 0; w < OWORDS; ++w) {
             std::uint64_t bits = omask_[static_cast<std::size_t>(n) * OWORDS + w];
             while (bits) {
@@ -1225,6 +1238,7 @@ private:
                 later(link_free_[channel]);
             }
         }
+        link_wake_[n] = next;
         // Room made in a full queue lets the switch move a flit into it: the
         // caller's switch stage runs after this, in the same cycle.
     }
@@ -1303,6 +1317,7 @@ private:
             }
             activate(node, now);
             activate(down_[channel], now);
+            if (ob_) link_wake_[node] = link_wake_[down_[channel]] = now;
         }
     }
 
@@ -1478,6 +1493,7 @@ private:
     std::vector<std::uint64_t> link_free_;  // per channel: the link is free from this cycle
     std::vector<std::uint32_t> link_rr_;
     std::vector<std::uint32_t> oq_node_flits_;
+    std::vector<std::uint64_t> link_wake_;  // per router: no link can take a queued flit before this cycle
     std::vector<std::uint64_t> omask_;  // per router: bit port * V + vc set when that output queue holds flits
     std::vector<std::uint32_t> active_;
     std::vector<std::uint8_t> is_active_;
