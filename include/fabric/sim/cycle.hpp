@@ -414,6 +414,7 @@ private:
         std::uint64_t choice = 0;     // which of the policy's routes
         std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
         std::uint16_t dropped = 0;     // flits lost with a failed link
+        std::uint16_t cut = 0;         // cut by a failed link: flits 0 .. cut - 1 got across (0: not cut)
         bool lost = false;
         std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
         std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
@@ -444,6 +445,8 @@ private:
         std::uint16_t out_port = 0;
         std::uint64_t ready = 0;  // cycle from which the front flit may take its next step
         std::uint64_t since = 0;  // cycle at which the front flit became the front
+        std::uint32_t packet = 0;  // the packet whose flits it passes on
+        std::uint32_t last = 0;    // index of the last flit it passed on
     };
     struct Arrival {
         std::uint32_t ivc;  // where it arrives; the link it crosses is that input's upstream channel
@@ -681,6 +684,7 @@ private:
             v.out_vc = s.vc;
         }
         v.state = VcState::waiting_vc;
+        v.packet = id;
         v.ready = front_since + cfg_.pipeline.routing;
         v.since = front_since;
     }
@@ -1074,8 +1078,10 @@ private:
         InputVc& v = ivc_[iv];
         const Flit f = front(n, port, vc);
         Packet& pk = packets_[f.packet];
-        const bool tail = f.index + 1 == pk.size;
+        // Past a link that failed under the packet, its last flit to get across is its tail.
+        const bool tail = f.index + 1 == pk.size || (!drop && f.index + 1 == pk.cut);
         const std::uint64_t leaves = now + exit_delay;
+        v.last = f.index;
         ++stats_.moves;
 
         // Out of the input buffer.
@@ -1103,6 +1109,7 @@ private:
 
         // Into the output.
         if (drop) {
+            cut_packet(f.packet, f.index);
             drop_flit(f.packet);
         } else if (v.out_port == LOCAL) {
             port_free_[static_cast<std::size_t>(n) * NP + LOCAL] = leaves + 1;
@@ -1210,7 +1217,11 @@ private:
                 const std::size_t channel = static_cast<std::size_t>(n) * P + port;
                 if (any_broken_ && broken_[channel]) {  // the link is gone: its queued flits are lost, reported
                     for (std::uint32_t vc = 0; vc < V; ++vc)
-                        while (oq_count_[channel * V + vc]) drop_flit(oq_pop(n, channel * V + vc, now).packet);
+                        while (oq_count_[channel * V + vc]) {
+                            const Flit f = oq_pop(n, channel * V + vc, now);
+                            cut_packet(f.packet, f.index);
+                            drop_flit(f.packet);
+                        }
                     continue;
                 }
                 if (link_free_[channel] > now) {
@@ -1248,6 +1259,24 @@ private:
         pk.lost = true;
         ++stats_.lost;
         if (pk.measured) ++stats_.measured_lost;
+    }
+
+    /// Flit `index` of packet `id` is lost where a link failed, and so are the
+    /// flits behind it. Downstream, the flit before it becomes the packet's tail:
+    /// virtual channels that already passed it on are released now, the others
+    /// when it passes. A rare event: it scans every input VC.
+    void cut_packet(std::uint32_t id, std::uint32_t index) {
+        Packet& pk = packets_[id];
+        if (pk.cut != 0 || index == 0) return;  // already cut (at its first dropped flit), or nothing got across
+        pk.cut = static_cast<std::uint16_t>(index);
+        for (std::size_t iv = 0; iv < ivc_.size(); ++iv) {
+            InputVc& v = ivc_[iv];
+            if (v.packet != id || v.state == VcState::idle || v.count != 0 || v.last + 1 != index) continue;
+            const auto node = static_cast<std::uint32_t>(iv / VCS);
+            if (v.out_port != LOCAL) owner_[ivc_index(node, v.out_port, v.out_vc)] = none;
+            v.state = VcState::idle;
+            activate(node, wake_[node]);
+        }
     }
 
     /// A flit of `id` is gone with a failed link (or arrives for a packet that lost one).
@@ -1308,6 +1337,7 @@ private:
                     const std::size_t in_node = a.ivc / VCS, in_port = (a.ivc / V) % NP;
                     if (broken_[up_channel_[in_node * P + in_port]]) {
                         --in_flight_links_;
+                        cut_packet(a.flit.packet, a.flit.index);
                         drop_flit(a.flit.packet);
                     } else {
                         bucket[keep++] = a;
