@@ -567,6 +567,19 @@ private:
         return (static_cast<std::size_t>(n) * NP + port) * V + vc;
     }
 
+    /// A free slot of a pool (packets, messages): a released one, or a new one
+    /// when the pool's peak grows.
+    template <class Slot>
+    static std::uint32_t take_slot(std::vector<Slot>& pool, std::vector<std::uint32_t>& free) {
+        if (free.empty()) {
+            pool.emplace_back();
+            return static_cast<std::uint32_t>(pool.size() - 1);
+        }
+        const std::uint32_t id = free.back();
+        free.pop_back();
+        return id;
+    }
+
     /// A message of `size` flits from src to dst: one packet, or with
     /// max_packet_flits its packets, all through one injection queue (dealt to
     /// the node's queues in turn, message by message).
@@ -578,14 +591,7 @@ private:
             create_packet(src, dst, size, now, rng, hfi, none, 0);
             return;
         }
-        std::uint32_t id;
-        if (!free_messages_.empty()) {
-            id = free_messages_.back();
-            free_messages_.pop_back();
-        } else {
-            id = static_cast<std::uint32_t>(messages_.size());
-            messages_.emplace_back();
-        }
+        const std::uint32_t id = take_slot(messages_, free_messages_);
         Message& m = messages_[id];
         m.parts = (size + most - 1) / most;
         m.arrived = m.lost = m.next = 0;
@@ -599,14 +605,7 @@ private:
 
     void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
                        std::uint32_t hfi, std::uint32_t message, std::uint32_t part) {
-        std::uint32_t id;
-        if (!free_packets_.empty()) {
-            id = free_packets_.back();
-            free_packets_.pop_back();
-        } else {
-            id = static_cast<std::uint32_t>(packets_.size());
-            packets_.emplace_back();
-        }
+        const std::uint32_t id = take_slot(packets_, free_packets_);
         Packet& pk = packets_[id];
         pk = Packet{};
         pk.src = src;
