@@ -368,9 +368,8 @@ TEST_CASE("two injection queues: a short packet no longer waits behind a long on
     CHECK(latencies(2) == std::vector<std::uint64_t>{10, 16});
     CycleConfig too_many = quiet();
     too_many.injection_queues = 3;  // the ring's links have 2 VCs
-    CycleSimulator sim(ring, too_many);
-    CHECK_THROWS_WITH_AS(sim.run_trace(trace), doctest::Contains("fabric: this fabric's links have 2 virtual channels"),
-                         config_error);
+    CHECK_THROWS_WITH_AS(CycleSimulator(ring, too_many),
+                         doctest::Contains("fabric: this fabric's links have 2 virtual channels"), config_error);
     too_many.injection_queues = 0;
     CHECK_THROWS_WITH_AS(CycleSimulator(ring, too_many), doctest::Contains("at least one injection queue"),
                          config_error);

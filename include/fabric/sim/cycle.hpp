@@ -117,7 +117,7 @@ struct CycleConfig {
     /// input behind it until its queue fills. 0: input queued only.
     std::uint32_t output_buffer_flits = 0;
     /// Injection queues per node (host interfaces feeding the router, each with
-    /// its own input VC on the injection port); packets are dealt to them in turn.
+    /// its own input VC on the injection port); messages are dealt to them in turn.
     /// At most the number of virtual channels of the fabric's links.
     std::uint32_t injection_queues = 1;
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
@@ -251,6 +251,9 @@ class CycleSimulator {
 public:
     explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : fab_(fabric), cfg_(config) {
         cfg_.validate();
+        detail::require(cfg_.injection_queues <= V, "this fabric's links have ", V,
+                        " virtual channels, so a node takes at most ", V,
+                        " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
         const T& topo = fab_.topology();
         nodes_ = static_cast<std::uint32_t>(topo.node_count());
         max_hops_ = static_cast<std::uint32_t>(R::max_hops(topo));
@@ -506,8 +509,6 @@ private:
         occupied_.assign(static_cast<std::size_t>(nodes_), 0);
         mask_.assign(static_cast<std::size_t>(nodes_) * WORDS, 0);
         queues_ = cfg_.injection_queues;
-        detail::require(queues_ <= V, "this fabric's links have ", V, " virtual channels, so a node takes at most ", V,
-                        " injection queues (one input VC each); got injection_queues = ", queues_);
         source_.assign(static_cast<std::size_t>(nodes_) * queues_, SourceQueue{});
         next_queue_.assign(nodes_, 0);
         ob_ = cfg_.output_buffer_flits;
