@@ -104,14 +104,8 @@ int main(int argc, char** argv) {
         const auto gap = static_cast<std::uint64_t>(std::ceil(20.0 / cfg.cycle_ns));
         cfg.warmup = 0;
         cfg.measure = 2000 * gap;  // every message is measured
-        std::vector<TraceMessage> trace;
-        Random rng(5);
-        for (std::uint32_t i = 0; i < 2000; ++i) {
-            const auto src = static_cast<std::uint32_t>(rng.below(t.node_count()));
-            auto dst = static_cast<std::uint32_t>(rng.below(t.node_count() - 1));
-            dst += dst >= src;
-            trace.push_back({i * gap, src, dst, 8 * percs_packet_flits});
-        }
+        const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 2000, gap,
+                                              8 * percs_packet_flits, 5);
         CycleSimulator sim(hub, cfg);
         const auto r = sim.run_trace(trace);
         std::printf("16 KB messages (8 packets of 2 KB) under random indirect routing, 8 supernodes:\n"

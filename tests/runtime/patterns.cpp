@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/sim/workload.hpp>
 
 #include <algorithm>
 #include <map>
@@ -89,5 +90,25 @@ TEST_CASE("patterns refuse shapes they cannot have") {
     CHECK_THROWS_WITH_AS(TrafficMatrix(2, {0, -1, 0, 0}), doctest::Contains("(0, 1) must not be negative"),
                          config_error);
     CHECK_THROWS_WITH_AS(Grid({4, 0}), "fabric: task grid extent of dimension 1 must be at least 1; got 0",
+                         config_error);
+}
+
+TEST_CASE("random_pairs_trace: the count asked for, evenly spaced, never a node to itself, reproducible") {
+    const auto a = random_pairs_trace(5, 1000, 3, 7, 9);
+    REQUIRE(a.size() == 1000);
+    std::vector<int> sent(5, 0);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].cycle == 3 * i);
+        CHECK(a[i].source != a[i].destination);
+        CHECK(a[i].destination < 5);
+        CHECK(a[i].flits == 7);
+        ++sent[a[i].source];
+    }
+    for (const int n : sent) CHECK(n > 150);  // 200 each on average
+    const auto b = random_pairs_trace(5, 1000, 3, 7, 9);
+    CHECK(std::equal(a.begin(), a.end(), b.begin(), [](const TraceMessage& x, const TraceMessage& y) {
+        return x.cycle == y.cycle && x.source == y.source && x.destination == y.destination;
+    }));
+    CHECK_THROWS_WITH_AS(random_pairs_trace(1, 10, 1, 1), doctest::Contains("fabric: a random-pairs trace needs"),
                          config_error);
 }

@@ -124,14 +124,7 @@ TEST_CASE("messages of many packets through two HFIs: reassembled at the destina
     cfg.progress = false;
     cfg.warmup = 0;
     cfg.measure = 4000;
-    std::vector<TraceMessage> trace;
-    Random rng(11);
-    for (std::uint32_t i = 0; i < 400; ++i) {
-        const auto src = static_cast<std::uint32_t>(rng.below(t.node_count()));
-        auto dst = static_cast<std::uint32_t>(rng.below(t.node_count() - 1));
-        dst += dst >= src;
-        trace.push_back({i * 10, src, dst, 8 * percs_packet_flits});
-    }
+    const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 400, 10, 8 * percs_packet_flits, 11);
     CycleSimulator sim(net, cfg);
     const auto r = sim.run_trace(trace);
     CHECK(r.messages_delivered == trace.size());

@@ -46,6 +46,24 @@ struct TraceMessage {
     std::uint32_t flits = 1;
 };
 
+/// `count` messages of `flits` flits, one every `gap` cycles from cycle 0, each
+/// from a random node to another random node (never itself); reproducible from
+/// `seed`.
+inline std::vector<TraceMessage> random_pairs_trace(std::uint32_t nodes, std::uint32_t count, std::uint64_t gap,
+                                                    std::uint32_t flits, std::uint64_t seed = 1) {
+    detail::require(nodes >= 2, "a random-pairs trace needs at least 2 nodes; got ", nodes);
+    Random rng(seed);
+    std::vector<TraceMessage> trace;
+    trace.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const auto src = static_cast<std::uint32_t>(rng.below(nodes));
+        auto dst = static_cast<std::uint32_t>(rng.below(nodes - 1));
+        dst += dst >= src ? 1U : 0U;
+        trace.push_back({i * gap, src, dst, flits});
+    }
+    return trace;
+}
+
 /// Draws destinations with a pattern's probabilities: through the pattern's own
 /// sample() when it has one (uniform, transpose, permutations: no tables), else
 /// from per-source cumulative tables built once from for_each_flow.
