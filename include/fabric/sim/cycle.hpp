@@ -779,7 +779,7 @@ private:
         result.messages_delivered = stats_.messages_delivered;
         result.messages_lost = stats_.messages_lost;
         result.message_reorder_depth = stats_.message_reorder_depth;
-        result.packets_early = stats_.parts_early;
+        result.packets_early = stats_.packets_early;
         result.message_latency = LatencySummary::of(message_hist_);
         result.packets_lost = stats_.lost;
         result.packets_unroutable = stats_.unroutable;
@@ -1016,10 +1016,18 @@ private:
         if (v.out_port == LOCAL) return true;
         const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
         if (ob_) return oq_count_[channel * V + v.out_vc] < ob_;  // room in the output queue
+        return flow_allows(channel * V + v.out_vc, [&] { return front(n, port, vc); });
+    }
+
+    /// Whether the flow control of sender (channel * V + vc) lets a flit go; the
+    /// flit (from `flit()`) is looked at only when the protocol or virtual
+    /// cut-through needs its packet's size.
+    template <class FlitOf>
+    [[nodiscard]] bool flow_allows(std::size_t sender, FlitOf&& flit) const {
         const bool whole = cfg_.switching == Switching::virtual_cut_through;
-        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[channel * V + v.out_vc], false, 1, false);
-        const Flit f = front(n, port, vc);
-        return fab_.flow().can_send(sender_[channel * V + v.out_vc], f.index == 0, packets_[f.packet].size, whole);
+        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[sender], false, 1, false);
+        const Flit f = flit();
+        return fab_.flow().can_send(sender_[sender], f.index == 0, packets_[f.packet].size, whole);
     }
 
     // --- optional protocol hooks (see flow/apenet_credit.hpp) ---------------------------
@@ -1188,10 +1196,7 @@ private:
 
     /// Whether flow control lets the front flit of output queue `ov` onto its link.
     [[nodiscard]] bool oq_can_send(std::size_t ov) const {
-        const bool whole = cfg_.switching == Switching::virtual_cut_through;
-        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[ov], false, 1, false);
-        const Flit& f = oq_flits_[ov * ob_ + oq_head_[ov]];
-        return fab_.flow().can_send(sender_[ov], f.index == 0, packets_[f.packet].size, whole);
+        return flow_allows(ov, [&] { return oq_flits_[ov * ob_ + oq_head_[ov]]; });
     }
 
     /// The links of router n take flits from their output queues: per port, the
@@ -1205,15 +1210,15 @@ private:
             next = t < next ? t : next;
             outer_later(t);
         };
+        std::uint32_t previous = none;
         for (std::uint32_t w = 0; w < OWORDS; ++w) {
             std::uint64_t bits = omask_[static_cast<std::size_t>(n) * OWORDS + w];
             while (bits) {
                 const auto bit = static_cast<std::uint32_t>(w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)));
+                bits &= bits - 1;
                 const std::uint32_t port = bit / V;
-                // Every VC of this port is looked at now: skip its other bits.
-                const std::uint32_t last = port * V + V - 1;
-                if (last / 64 == w) bits &= last % 64 == 63 ? 0 : ~((std::uint64_t{2} << (last % 64)) - 1);
-                else bits = 0;
+                if (port == previous) continue;  // all of a port's VCs are looked at with its first
+                previous = port;
                 const std::size_t channel = static_cast<std::size_t>(n) * P + port;
                 if (any_broken_ && broken_[channel]) {  // the link is gone: its queued flits are lost, reported
                     for (std::uint32_t vc = 0; vc < V; ++vc)
@@ -1297,7 +1302,7 @@ private:
         if (delivered) {
             ++m.arrived;
             m.got[pk.part] = 1;
-            if (pk.part != m.next) ++stats_.parts_early;
+            if (pk.part != m.next) ++stats_.packets_early;
             while (m.next < m.parts && m.got[m.next]) ++m.next;
             stats_.message_reorder_depth = std::max<std::uint64_t>(stats_.message_reorder_depth, m.arrived - m.next);
         } else {
@@ -1481,7 +1486,7 @@ private:
         std::uint64_t dropped = 0, lost = 0, measured_lost = 0, unroutable = 0;
         std::uint64_t reorder_depth = 0, overtaking = 0;
         std::uint64_t measured_messages = 0, measured_messages_delivered = 0, messages_delivered = 0;
-        std::uint64_t messages_lost = 0, message_reorder_depth = 0, parts_early = 0;
+        std::uint64_t messages_lost = 0, message_reorder_depth = 0, packets_early = 0;
     };
     [[nodiscard]] std::uint64_t pair_key(std::uint32_t src, std::uint32_t dst) const {
         return static_cast<std::uint64_t>(src) * nodes_ + dst;
