@@ -39,6 +39,7 @@ struct ScuGlobalResult {
     double latency_ns = 0;
     std::uint64_t words_sent = 0;     // word transmissions over all links
     std::vector<std::size_t> hops_per_dimension;
+    bool complete = true;             // every node ended holding every word it needed
 };
 
 class ScuGlobalSum {
@@ -70,7 +71,10 @@ public:
 
     /// Simulates the exchange word by word on every ring of every dimension: each
     /// node's outgoing link(s) send its own word and then forward, with
-    /// pass-through, each word that still has hops to go.
+    /// pass-through, each word it received, until the next node of the ring
+    /// already holds that word. In doubled mode words go both ways round at once
+    /// (ties to +). The hop count is what the walk took, not a formula: the test
+    /// compares it with N - 1 and floor(N / 2).
     [[nodiscard]] ScuGlobalResult simulate(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
         for (const auto n : extents) detail::require(n >= 1, "partition extents must be at least 1");
         ScuGlobalResult r;
@@ -78,49 +82,12 @@ public:
         std::size_t nodes = 1;
         for (const auto n : extents) nodes *= n;
         for (const auto n : extents) {
-            if (n <= 1) {
-                r.hops_per_dimension.push_back(0);
-                continue;
-            }
-            // One ring (all rings of a dimension run alike and at once). Directions:
-            // +1, and -1 as well in doubled mode; words going + travel ceil hops,
-            // words going - the rest.
-            const std::size_t plus = doubled_ ? n / 2 : n - 1;
-            const std::size_t minus = doubled_ ? (n - 1) / 2 : 0;
-            std::uint64_t done = 0, ring_words = 0;
-            std::size_t dim_hops = 0;
-            for (const auto& [direction, reach] : {std::pair<int, std::size_t>{+1, plus}, {-1, minus}}) {
-                if (reach == 0) continue;
-                (void)direction;
-                // link_free[j]: when node j's outgoing link of this direction is free.
-                // Queue at node j: (arrival of first 8 bits, hops so far) of words to forward.
-                std::vector<std::uint64_t> link_free(n, 0);
-                std::vector<std::deque<std::pair<std::uint64_t, std::size_t>>> queue(n);
-                std::vector<std::uint64_t> last_in(n, 0);
-                // Every node starts with its own word (0 hops so far).
-                for (std::uint32_t j = 0; j < n; ++j) queue[j].emplace_back(0, 0);
-                // Process in rounds: round k sends the k-th word of every node's queue.
-                for (std::size_t k = 0; k < reach; ++k) {
-                    for (std::uint32_t j = 0; j < n; ++j) {
-                        const auto [ready, hopped] = queue[j].front();
-                        queue[j].pop_front();
-                        const std::uint64_t start = std::max(link_free[j], ready);
-                        link_free[j] = start + word;
-                        ++ring_words;
-                        const std::uint32_t to = (j + 1) % n;  // rings are alike: one direction's indices
-                        const std::uint64_t first_bits = start + L + 8;
-                        const std::uint64_t complete = start + word + L;
-                        last_in[to] = std::max(last_in[to], complete);
-                        dim_hops = std::max(dim_hops, hopped + 1);
-                        if (hopped + 1 < reach) queue[to].emplace_back(first_bits, hopped + 1);
-                    }
-                }
-                for (const auto t : last_in) done = std::max(done, t);
-            }
-            r.cycles += done;
-            r.hops += dim_hops;
-            r.words_sent += ring_words * (nodes / n);
-            r.hops_per_dimension.push_back(dim_hops);
+            const auto ring = exchange_ring(n, word, L);
+            r.cycles += ring.done;
+            r.hops += ring.hops;
+            r.words_sent += ring.words * (nodes / n);
+            r.complete = r.complete && ring.complete;
+            r.hops_per_dimension.push_back(ring.hops);
         }
         r.latency_ns = static_cast<double>(r.cycles) * 1e3 / link.clock().count;
         return r;
@@ -151,6 +118,58 @@ public:
     }
 
 private:
+    struct RingExchange {
+        std::uint64_t done = 0;   // the last word complete at its last node
+        std::size_t hops = 0;     // the most links one word crossed
+        std::uint64_t words = 0;  // transmissions on the ring
+        bool complete = true;     // every node ends holding every word of the ring
+    };
+
+    /// One ring of n nodes (all rings of a dimension run alike and at once). Round
+    /// k: every node's link of each direction sends the k-th word of its queue,
+    /// unless the next node already holds it.
+    [[nodiscard]] RingExchange exchange_ring(std::uint32_t n, std::uint64_t word, std::uint64_t L) const {
+        RingExchange ring;
+        if (n <= 1) return ring;
+        struct Pending {
+            std::uint64_t ready;   // first 8 bits in at this node
+            std::size_t hopped;    // links crossed so far
+            std::uint32_t origin;  // whose word
+        };
+        std::vector<char> holds(std::size_t{n} * n, 0);  // holds[node * n + origin]
+        for (std::uint32_t j = 0; j < n; ++j) holds[std::size_t{j} * n + j] = 1;
+        const int directions = doubled_ ? 2 : 1;
+        std::vector<std::uint64_t> link_free(std::size_t{n} * 2, 0);
+        std::vector<std::deque<Pending>> queue(std::size_t{n} * 2);
+        for (int dir = 0; dir < directions; ++dir)
+            for (std::uint32_t j = 0; j < n; ++j) queue[std::size_t{j} * 2 + dir].push_back({0, 0, j});
+        for (bool busy = true; busy;) {
+            busy = false;
+            for (int dir = 0; dir < directions; ++dir) {
+                for (std::uint32_t j = 0; j < n; ++j) {
+                    auto& q = queue[std::size_t{j} * 2 + dir];
+                    if (q.empty()) continue;
+                    busy = true;
+                    const Pending w = q.front();
+                    q.pop_front();
+                    const std::uint32_t to = dir == 0 ? (j + 1) % n : (j + n - 1) % n;
+                    char& has = holds[std::size_t{to} * n + w.origin];
+                    if (has) continue;  // the ring is closed for this word
+                    has = 1;
+                    std::uint64_t& free = link_free[std::size_t{j} * 2 + dir];
+                    const std::uint64_t start = std::max(free, w.ready);
+                    free = start + word;
+                    ++ring.words;
+                    ring.done = std::max(ring.done, start + word + L);
+                    ring.hops = std::max(ring.hops, w.hopped + 1);
+                    queue[std::size_t{to} * 2 + dir].push_back({start + L + 8, w.hopped + 1, w.origin});
+                }
+            }
+        }
+        for (const char h : holds) ring.complete = ring.complete && h;
+        return ring;
+    }
+
     bool doubled_;
 };
 
