@@ -37,9 +37,14 @@ enum class fabric_rule : std::uint8_t { ok, not_a_topology, routing_does_not_fit
 
 template <class F>
 struct drives_link {
+    // A protocol that declares no drives<L> drives no link.
     template <class L>
-    struct pred : std::bool_constant<F::template drives<L>> {};
+    struct pred : std::bool_constant<requires { requires F::template drives<L>; }> {};
 };
+
+/// A routing policy declares, first of all, which topologies it fits.
+template <class R, class T>
+concept declares_fit = requires { { R::template fits<T> } -> std::convertible_to<bool>; };
 
 template <class T>
 constexpr bool topology_has_static_sizes() {
@@ -77,6 +82,8 @@ template <class T, class R, class F>
 consteval fabric_rule first_broken_rule() {
     if constexpr (!Topology<T>) {
         return fabric_rule::not_a_topology;
+    } else if constexpr (!declares_fit<R, T>) {
+        return fabric_rule::not_a_routing_policy;
     } else if constexpr (!R::template fits<T>) {
         return fabric_rule::routing_does_not_fit;
     } else if constexpr (!RoutingPolicyFor<R, T>) {
@@ -107,8 +114,8 @@ class Fabric {
                   "fabric: this routing policy does not fit this topology; use a policy written for it (dimension "
                   "order on a Torus or Mesh, Direct or Indirect on PERCS)");
     static_assert(broken != detail::fabric_rule::not_a_routing_policy,
-                  "fabric: the routing policy must provide vcs_required, for_each_route and for_each_hop for this "
-                  "topology");
+                  "fabric: the second parameter of Fabric must be a routing policy for this topology: it provides "
+                  "fits<Topology>, vcs_required, for_each_route and for_each_hop (see concepts/routing.hpp)");
     static_assert(broken != detail::fabric_rule::too_few_vcs,
                   "fabric: the routing policy needs more virtual channels than the topology's links have (a torus "
                   "with wraparound links needs at least 2 for deadlock-free dimension-order routing with a "

@@ -85,5 +85,6 @@ TEST_CASE("why the hub needs output buffering: input queued only, direct all-to-
     const UniformTraffic all(t.node_count(), UniformTraffic::Self::excluded);
     const double direct = gbps_per_node<ShortestDirect>(t, all, 1.3 * bound, 8000, 0);
     CAPTURE(direct);
+    CHECK(direct > 0.40 * bound);  // about 52%: it stalls, but it does not stop
     CHECK(direct < 0.65 * bound);
 }

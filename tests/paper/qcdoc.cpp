@@ -71,6 +71,8 @@ TEST_CASE("global sum hops: N_x + N_y + N_z + N_t - 4, and N_x/2 + ... + N_t/2 d
         const auto doubled = ScuGlobalSum(true).simulate(p, link);
         CHECK(ordinary.hops == sum - 4);
         CHECK(doubled.hops == sum / 2);
+        CHECK(ordinary.complete);  // every node ended with every word of its rings
+        CHECK(doubled.complete);
         CHECK(ordinary.cycles == ScuGlobalSum(false).model_cycles(p, link));
         CHECK(doubled.cycles == ScuGlobalSum(true).model_cycles(p, link));
     }

@@ -123,14 +123,33 @@ TEST_CASE("partitions refused: a ring that cannot close, a dimension used twice 
     CHECK(p.describe() == "8x4x4x2x2x2 -> 8x4x4x8");
 }
 
-TEST_CASE("the global sum is bit-identical whatever the arrival order: a fixed ring order") {
+TEST_CASE("the global sum adds in one fixed order: dimension by dimension, each ring from coordinate 0") {
     const std::vector<std::uint32_t> part{4, 2, 3};
-    std::vector<double> values(24);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = (i % 3 ? 1e16 : 1.0) / static_cast<double>(i + 1);
-    const double a = ScuGlobalSum(false).reduce(part, values);
-    const double b = ScuGlobalSum(true).reduce(part, values);
-    CHECK(a == b);  // doubled or not, the same order of additions
-    CHECK(a == doctest::Approx(std::accumulate(values.begin(), values.end(), 0.0)));
+    // Ones between +1e16 and -1e16: a one added to 1e16 is lost to rounding (the
+    // spacing of doubles there is 2), so the order of additions shows in the result.
+    std::vector<double> values(24, 1.0);
+    values.front() = 1e16;
+    values.back() = -1e16;
+    // The order worked by hand: sum each x-ring, then the y-rings of those sums,
+    // then the z-ring.
+    double z_sum = 0;
+    for (std::size_t z = 0; z < 3; ++z) {
+        double y_sum = 0;
+        for (std::size_t y = 0; y < 2; ++y) {
+            double x_sum = values[(z * 2 + y) * 4];
+            for (std::size_t x = 1; x < 4; ++x) x_sum = x_sum + values[(z * 2 + y) * 4 + x];
+            y_sum = y == 0 ? x_sum : y_sum + x_sum;
+        }
+        z_sum = z == 0 ? y_sum : z_sum + y_sum;
+    }
+    for (const bool doubled : {false, true}) {
+        CAPTURE(doubled);
+        CHECK(ScuGlobalSum(doubled).reduce(part, values) == z_sum);  // bit for bit
+    }
+    // Ring 0 loses its three ones, the others keep theirs: 20 of the exact 22. Left to
+    // right, every one is lost: 0. The check above tells the orders apart.
+    CHECK(z_sum == 20.0);
+    CHECK(std::accumulate(values.begin(), values.end(), 0.0) == 0.0);
 }
 
 TEST_CASE("partition interrupts reach every node once within the global clock's window") {

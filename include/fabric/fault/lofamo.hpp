@@ -244,7 +244,9 @@ private:
                 // No Credit arrives on either side; each DFM times out.
                 const auto [other, back] = across(f.node, f.fault, f.dir);
                 for (const auto& [v, d] : {std::pair{f.node, dir}, std::pair{other, back}}) {
-                    push(now_ + t_.credit_timeout, [this, v, d, f] {
+                    // Named copies: a lambda may not capture structured bindings before C++20's
+                    // P1091 reached every compiler (Clang 14 refuses).
+                    push(now_ + t_.credit_timeout, [this, v = v, d = d, f] {
                         if (!nodes_[v].dnp_alive) return;
                         nodes_[v].dnp_status.link[d] = Status::broken;
                         nodes_[v].dfm_pending.push_back(trail(f.fault, f.node, Detector::dfm,
@@ -282,7 +284,7 @@ private:
                 // Its links fall silent: every neighbour's DFM times out on its link to it.
                 for (const auto& [w, d] : neighbours(f.node)) {
                     const auto back = static_cast<std::size_t>(opposite(d));
-                    push(now_ + t_.credit_timeout, [this, w, back, f] {
+                    push(now_ + t_.credit_timeout, [this, w = w, back, f] {
                         if (!nodes_[w].dnp_alive) return;
                         nodes_[w].dnp_status.link[back] = Status::broken;
                         nodes_[w].dfm_pending.push_back(trail(f.fault, f.node, Detector::neighbour_dfms,
@@ -340,7 +342,7 @@ private:
             for (const auto& [w, d] : neighbours(v)) {
                 const auto back = static_cast<std::size_t>(opposite(d));
                 Trail copy = tr;
-                push(now_ + t_.lifama, [this, w, back, copy]() mutable {
+                push(now_ + t_.lifama, [this, w = w, back, copy]() mutable {
                     Node& nb = nodes_[w];
                     if (!nb.dnp_alive) return;
                     nb.dnp_status.neighbour_failing[back] = true;
