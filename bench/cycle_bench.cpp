@@ -25,7 +25,6 @@ void bench(const std::vector<long long>& shape, double rate, std::uint32_t flits
     CycleConfig cfg;
     cfg.warmup = measure / 10;
     cfg.measure = measure;
-    cfg.progress = false;
     const auto start = std::chrono::steady_clock::now();
     const auto r = simulate_cycles(net, UniformTraffic(topo.node_count()), rate, PacketSizes::fixed(flits), cfg);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -3,6 +3,7 @@
 // routing, 2048-byte packets of 128-byte flits; node-cycles per second and peak
 // memory.
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
 #include "memory.hpp"
@@ -17,7 +18,6 @@ void bench(const char* name, double gbps) {
     const PercsTopology t(16, 2);
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.progress = false;
     cfg.warmup = 5000;
     cfg.measure = 50000;
     const auto start = std::chrono::steady_clock::now();

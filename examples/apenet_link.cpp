@@ -4,6 +4,7 @@
 //   apenet_link --fifo-depth D [--lane-gbps G] [--credit-period C] [--t-red R] [--json]
 //   apenet_link --table        the report's Table 8, model and simulation, at 28 and 34 Gbps
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/presets/apenet.hpp>
 #include <fabric/systems/apenet.hpp>
 
 #include "common/cli.hpp"

@@ -12,6 +12,7 @@
 
 #include "common/any_pattern.hpp"
 #include "common/cli.hpp"
+#include "common/progress.hpp"
 
 #include <cstdio>
 #include <string>
@@ -61,7 +62,11 @@ struct Options {
     std::vector<long long> dims;
     AnyPattern pattern;
     PacketSizes sizes{};
-    CycleConfig cfg{};
+    CycleConfig cfg = [] {
+        CycleConfig c;
+        c.on_progress = fabric_examples::print_progress;  // long runs show where they are
+        return c;
+    }();
     Credit flow{};
     double rate = 0;
     bool json = false;

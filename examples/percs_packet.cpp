@@ -15,9 +15,11 @@
 #include <fabric/collective/cau.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
 #include "common/cli.hpp"
+#include "common/progress.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +36,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
                      std::uint64_t window) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
+    cfg.on_progress = fabric_examples::print_progress;
     cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;

@@ -26,7 +26,6 @@ template <class Fab, class Pattern>
 Row measure(const Fab& net, const char* name, const Pattern& pattern, std::uint32_t flits, std::uint64_t window) {
     Row row{name, link_load(net, pattern).throughput()};
     CycleConfig cfg;
-    cfg.progress = false;
     cfg.warmup = window / 5;
     cfg.measure = window;
     CycleSimulator<Fab> sim(net, cfg);

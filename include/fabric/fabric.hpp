@@ -1,4 +1,5 @@
-// Umbrella header: everything public. Library headers include only what they use.
+// Umbrella header: everything public, layer by layer. Library headers include
+// only what they use; tests/layering.cmake checks that this reaches every header.
 #pragma once
 
 #include <fabric/fwd.hpp>
@@ -20,37 +21,52 @@
 #include <fabric/link/percs.hpp>
 #include <fabric/link/qcdoc_scu.hpp>
 
+#include <fabric/topology/benes.hpp>
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <fabric/routing/benes_looping.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/percs.hpp>
+#include <fabric/routing/percs_modes.hpp>
 #include <fabric/routing/route.hpp>
 
 #include <fabric/flow/ack_window.hpp>
+#include <fabric/flow/apenet_credit.hpp>
 #include <fabric/flow/credit.hpp>
-
-#include <fabric/composition.hpp>
-
-#include <fabric/collective/dimension_sum.hpp>
-#include <fabric/collective/scu_global.hpp>
+#include <fabric/flow/synchronous.hpp>
 
 #include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/mapping/placement.hpp>
 
-#include <fabric/sim/analytic/percs_alltoall.hpp>
+#include <fabric/composition.hpp>
+
+#include <fabric/systems/apenet.hpp>
+#include <fabric/systems/gf11.hpp>
+#include <fabric/systems/percs.hpp>
+#include <fabric/systems/qcdoc.hpp>
+
 #include <fabric/sim/cycle.hpp>
 #include <fabric/sim/link_load.hpp>
 #include <fabric/sim/scu_link.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/workload.hpp>
 
-#include <fabric/systems/apenet.hpp>
-#include <fabric/systems/percs.hpp>
-#include <fabric/systems/qcdoc.hpp>
+#include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/analytic/percs_alltoall.hpp>
+
+#include <fabric/sim/presets/apenet.hpp>
+#include <fabric/sim/presets/percs.hpp>
+
+#include <fabric/collective/cau.hpp>
+#include <fabric/collective/dimension_sum.hpp>
+#include <fabric/collective/scu_global.hpp>
+
+#include <fabric/fault/lofamo.hpp>
+#include <fabric/fault/lofamo_registers.hpp>

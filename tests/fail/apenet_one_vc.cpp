@@ -1,4 +1,4 @@
-// expect: fabric: the channel-dependency graph of this routing on this torus has a cycle
+// expect: fabric: the channel-dependency graph of this routing on this topology has a cycle
 // APEnet+ with one receive FIFO per link instead of two: dimension order without a
 // dateline on the static 4x2x2 QUonG torus can deadlock (its 4-rings), and the
 // composition refuses it. With two, and the dateline, it is accepted.

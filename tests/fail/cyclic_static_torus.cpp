@@ -1,4 +1,4 @@
-// expect: fabric: the channel-dependency graph of this routing on this torus has a cycle
+// expect: fabric: the channel-dependency graph of this routing on this topology has a cycle
 // One virtual channel and no dateline on a static 4x4 torus: the rings can deadlock.
 #include <fabric/composition.hpp>
 #include <fabric/routing/dimension_order.hpp>

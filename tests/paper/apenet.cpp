@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/presets/apenet.hpp>
 #include <fabric/systems/apenet.hpp>
 
 #include <cmath>

@@ -15,6 +15,7 @@
 
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
+#include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
 #include <vector>
@@ -31,7 +32,6 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double gbps
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
     cfg.output_buffer_flits = output_buffer;
-    cfg.progress = false;
     cfg.warmup = window / 4;
     cfg.measure = window;
     cfg.drain_limit = 1;  // saturated on purpose: the accepted rate is what is measured

@@ -4,6 +4,8 @@
 
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/sim/cycle.hpp>
 #include <fabric/systems/apenet.hpp>
 
 #include <vector>
@@ -179,7 +181,6 @@ TEST_CASE("fault reactivity: a broken link is routed around; every packet is del
     const ApenetFabric net{ApenetTorus({4, 2, 2})};
     for (const double rate : {0.05, 0.3}) {
         CycleConfig cfg;
-        cfg.progress = false;
         cfg.warmup = 2000;
         cfg.measure = 20000;
         CycleSimulator sim(net, cfg);
@@ -200,7 +201,6 @@ TEST_CASE("fault reactivity: a broken link is routed around; every packet is del
     }
     // Cut both ways round a ring: packets that need it are reported unroutable.
     CycleConfig cfg;
-    cfg.progress = false;
     cfg.warmup = 100;
     cfg.measure = 4000;
     CycleSimulator sim(net, cfg);

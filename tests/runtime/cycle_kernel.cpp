@@ -21,7 +21,6 @@ using Ring = Torus<1>;
 using Torus2 = Torus<2>;
 
 CycleConfig quiet(CycleConfig c = {}) {
-    c.progress = false;
     return c;
 }
 

@@ -7,6 +7,7 @@
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/percs_modes.hpp>
+#include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
 #include <cmath>
@@ -79,7 +80,6 @@ template <class R>
 CycleResult run_percs(const PercsTopology& t, R routing, double rate, std::uint64_t measure, bool reorder = false) {
     const PercsFabric<R> net{t, routing, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.progress = false;
     cfg.warmup = measure / 5;
     cfg.measure = measure;
     cfg.track_reorder = reorder;
@@ -121,7 +121,6 @@ TEST_CASE("messages of many packets through two HFIs: reassembled at the destina
     CycleConfig cfg = percs_cycle_config(t);
     REQUIRE(cfg.injection_queues == 2);
     REQUIRE(cfg.max_packet_flits == percs_packet_flits);
-    cfg.progress = false;
     cfg.warmup = 0;
     cfg.measure = 4000;
     const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 400, 10, 8 * percs_packet_flits, 11);
@@ -150,7 +149,6 @@ TEST_CASE("links failing and coming back under load: no deadlock, every packet d
     const PercsTopology t(4, 8);
     const PercsFabric<PercsHubRouting<>> net{t, PercsHubRouting<>(PercsModeMix{{1, 0, 1, 1}}), Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.progress = false;
     cfg.warmup = 1000;
     cfg.measure = 8000;
     CycleSimulator sim(net, cfg);
@@ -178,7 +176,6 @@ TEST_CASE("a fault that cuts a pair of supernodes off is reported, not hidden") 
     const PercsTopology t(32, 1);
     const PercsFabric<Direct> net{t, Direct{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.progress = false;
     cfg.warmup = 200;
     cfg.measure = 3000;
     CycleSimulator sim(net, cfg);
@@ -210,7 +207,6 @@ TEST_CASE("D links: 10 lanes and 2 spares; bandwidth drops a tenth per lane beyo
     auto stream = [&](double factor) {
         const PercsFabric<Direct> net{t, Direct{}, Credit{64, 1}};
         CycleConfig cfg = percs_cycle_config(t);
-        cfg.progress = false;
         cfg.warmup = 2000;
         cfg.measure = 40000;
         cfg.drain_limit = 1;

@@ -170,7 +170,6 @@ TEST_CASE("the acknowledgement window as a flow-control policy: the cycle kernel
     for (std::uint32_t w = 1; w <= 3; ++w) {
         const QcdocFabric net{topo, NearestNeighbour{}, qcdoc_ack_window(topo.link(), w)};
         CycleConfig cfg;
-        cfg.progress = false;
         cfg.cycle_ns = 2.0;
         cfg.flit_bytes = 8;
         cfg.warmup = 2000;

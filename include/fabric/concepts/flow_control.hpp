@@ -8,6 +8,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <string_view>
 
 #include <fabric/concepts/link.hpp>
@@ -18,6 +19,30 @@ template <class F>
 concept FlowControl = std::copyable<F> && requires(const F& flow) {
     { F::name } -> std::convertible_to<std::string_view>;
     flow.validate();
+};
+
+namespace detail {
+struct feedback_sink {
+    constexpr void operator()(std::uint64_t) const {}
+};
+}  // namespace detail
+
+/// The hooks through which the cycle kernel drives a protocol, per (channel,
+/// virtual channel): state at the sending end (sender_vc) and at the receiving end
+/// (receiver_vc), and feedback values that reach the sender feedback_delay()
+/// cycles after the receiver emits them (flow/credit.hpp documents each hook;
+/// flow/traits.hpp lists the optional ones and their defaults).
+template <class F>
+concept CycleFlowControl = FlowControl<F> && requires(const F& flow, typename F::sender_vc& s,
+                                                      typename F::receiver_vc& r, detail::feedback_sink emit) {
+    { flow.buffer_flits() } -> std::convertible_to<std::uint32_t>;
+    { flow.feedback_delay() } -> std::convertible_to<std::uint64_t>;
+    flow.init(s);
+    { flow.can_send(s, true, std::uint32_t{1}, false) } -> std::convertible_to<bool>;
+    flow.on_send(s);
+    flow.on_arrive(r, emit);
+    flow.on_free(r, emit);
+    flow.on_feedback(s, std::uint64_t{1});
 };
 
 template <class F, class L>

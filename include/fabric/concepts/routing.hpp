@@ -48,4 +48,13 @@ concept RoutingPolicyFor =
         routing.for_each_hop(topo, src, dst, detail::hop_sink{});
     };
 
+/// A routing policy the cycle kernel can use: it routes each packet at its
+/// source, writing one route (select_route, `choice` picking among the policy's
+/// routes) into room for max_hops(topology) hops, and returns its length.
+template <class R, class T>
+concept SourceRoutable = requires(const R& routing, const T& topo, NodeId n, Hop* out) {
+    { routing.select_route(topo, n, n, std::uint64_t{}, out) } -> std::convertible_to<std::size_t>;
+    { R::max_hops(topo) } -> std::convertible_to<std::size_t>;
+};
+
 }  // namespace fabric

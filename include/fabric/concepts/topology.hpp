@@ -32,6 +32,14 @@ concept Topology = requires(const T& topo, NodeId node, PortId port) {
     { topo.diameter() } -> std::convertible_to<std::size_t>;
 };
 
+/// A topology the cycle kernel can run: every link also names the port at its
+/// far end that leads back (reverse_port), so that credits and other flow-control
+/// feedback can travel against the flits.
+template <class T>
+concept CycleTopology = Topology<T> && requires(const T& topo, NodeId node, PortId port) {
+    { topo.reverse_port(node, port) } -> std::same_as<PortId>;
+};
+
 namespace detail {
 template <class Tuple>
 struct link_pack;

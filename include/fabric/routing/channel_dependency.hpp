@@ -3,8 +3,15 @@
 // dependencies between the virtual channels it uses contain no cycle).
 //
 // A vertex is a virtual channel (node, port, vc); an edge c1 -> c2 means some
-// route holds c1 and then asks for c2. The check is constexpr: for a topology
-// with static extents a fabric runs it at compile time.
+// route holds c1 and then asks for c2. Each link has the virtual channels of its
+// class (a topology may give its classes different counts); a route that names a
+// VC its link does not have is reported, not folded onto another channel. The
+// check is constexpr: for a topology with static sizes a fabric runs it at
+// compile time.
+//
+// Topologies whose routes can only close a cycle within one ring of one
+// dimension (a k-ary n-cube under a dimension-separable policy) say so with the
+// SeparableRings trait below; the check then runs on each dimension's ring alone.
 #pragma once
 
 #include <algorithm>
@@ -12,12 +19,12 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/core/ids.hpp>
-#include <fabric/topology/torus.hpp>
 
 namespace fabric {
 
@@ -27,9 +34,18 @@ struct DependencyReport {
     std::size_t channels = 0;       // virtual channels used by some route
     std::size_t dependencies = 0;   // distinct edges of the graph examined (the rings alone when separable)
     std::vector<VirtualChannel> cycle;  // c0 -> c1 -> ... -> c0 when not acyclic
+    /// A hop on a virtual channel its link does not have (the report is then not
+    /// acyclic, and `cycle` is empty).
+    bool vc_out_of_range = false;
+    VirtualChannel bad_hop{};
+    std::size_t bad_hop_vcs = 0;  // the VCs that hop's link has
 
     /// "c0 -> c1 -> ... -> c0", each channel as (node n, port p, vc v).
     [[nodiscard]] std::string describe_cycle() const {
+        if (vc_out_of_range)
+            return "(none: a route uses vc " + std::to_string(bad_hop.vc) + " on the link of node " +
+                   std::to_string(bad_hop.node.value) + ", port " + std::to_string(bad_hop.port.value) +
+                   ", which has " + std::to_string(bad_hop_vcs) + ")";
         std::string out;
         for (std::size_t i = 0; i <= cycle.size() && !cycle.empty(); ++i) {
             const VirtualChannel& c = cycle[i % cycle.size()];
@@ -76,27 +92,69 @@ constexpr std::vector<std::uint32_t> find_cycle(const std::vector<std::vector<st
     return {};
 }
 
+/// The virtual channels of each link of T, by its class.
+template <Topology T>
+struct ClassVcs {
+    [[nodiscard]] constexpr std::size_t stride() const {
+        std::size_t most = 0;
+        for (const auto v : link_pack<typename T::link_types>::vcs) most = v > most ? v : most;
+        return most;
+    }
+    [[nodiscard]] constexpr std::size_t of(const T& topo, const Hop& h) const {
+        return link_pack<typename T::link_types>::vcs[topo.link_class(h.node, h.port)];
+    }
+};
+
+/// The same count on every link.
+struct UniformVcs {
+    std::size_t count;
+    [[nodiscard]] constexpr std::size_t stride() const { return count; }
+    template <class T>
+    [[nodiscard]] constexpr std::size_t of(const T&, const Hop&) const {
+        return count;
+    }
+};
+
 /// The full check: every ordered pair's every route contributes its dependencies.
-template <Topology T, class R>
-constexpr DependencyReport full_dependency_check(const T& topo, const R& routing, std::size_t vcs) {
-    const std::size_t slots = channel_slots(topo) * vcs;
+/// Vertices are channel * stride + vc, stride the most VCs any link has, so that
+/// channels of classes with fewer VCs never share a vertex with another channel.
+template <Topology T, class R, class Vcs>
+    requires requires(const Vcs& v, const T& t, const Hop& h) {
+        v.stride();
+        v.of(t, h);
+    }
+constexpr DependencyReport full_dependency_check(const T& topo, const R& routing, Vcs vcs) {
+    const std::size_t stride = vcs.stride();
+    const std::size_t slots = channel_slots(topo) * stride;
     std::vector<std::vector<std::uint32_t>> adj(slots);
     std::vector<std::uint8_t> used(slots, 0);
     auto vertex = [&](const Hop& h) {
-        return static_cast<std::uint32_t>(channel_index<T>(h.node, h.port) * vcs + h.vc);
+        return static_cast<std::uint32_t>(channel_index<T>(h.node, h.port) * stride + h.vc);
     };
+    DependencyReport report;
     const auto n = static_cast<std::uint32_t>(topo.node_count());
-    for (std::uint32_t s = 0; s < n; ++s) {
-        for (std::uint32_t d = 0; d < n; ++d) {
+    for (std::uint32_t s = 0; s < n && !report.vc_out_of_range; ++s) {
+        for (std::uint32_t d = 0; d < n && !report.vc_out_of_range; ++d) {
             routing.for_each_route(topo, NodeId{s}, NodeId{d}, [&](std::span<const Hop> hops, double) {
                 for (std::size_t i = 0; i < hops.size(); ++i) {
+                    if (const std::size_t have = vcs.of(topo, hops[i]); hops[i].vc >= have) {
+                        if (!report.vc_out_of_range) {
+                            report.vc_out_of_range = true;
+                            report.bad_hop = VirtualChannel{hops[i].node, hops[i].port, hops[i].vc};
+                            report.bad_hop_vcs = have;
+                        }
+                        return;
+                    }
                     used[vertex(hops[i])] = 1;
                     if (i + 1 < hops.size()) adj[vertex(hops[i])].push_back(vertex(hops[i + 1]));
                 }
             });
         }
     }
-    DependencyReport report;
+    if (report.vc_out_of_range) {
+        report.acyclic = false;
+        return report;
+    }
     for (auto& edges : adj) {
         std::sort(edges.begin(), edges.end());
         edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
@@ -106,45 +164,93 @@ constexpr DependencyReport full_dependency_check(const T& topo, const R& routing
     const auto cycle = find_cycle(adj);
     report.acyclic = cycle.empty();
     for (const auto v : cycle) {
-        const std::size_t channel = v / vcs;
+        const std::size_t channel = v / stride;
         report.cycle.push_back(VirtualChannel{NodeId{static_cast<std::uint32_t>(channel / T::ports_per_node)},
                                               PortId{static_cast<std::uint32_t>(channel % T::ports_per_node)},
-                                              static_cast<std::uint8_t>(v % vcs)});
+                                              static_cast<std::uint8_t>(v % stride)});
     }
     return report;
 }
 
+/// The full check with `vcs` virtual channels on every link.
+template <Topology T, class R>
+constexpr DependencyReport full_dependency_check(const T& topo, const R& routing, std::size_t vcs) {
+    return full_dependency_check(topo, routing, UniformVcs{vcs});
+}
+
+/// Runs the check ring by ring when the topology and the policy allow it.
+template <Topology T, class R, class Vcs>
+constexpr DependencyReport dependency_check(const T& topo, const R& routing, Vcs vcs);
+
 }  // namespace detail
 
-/// Builds the channel-dependency graph of `routing` on `topo` with `vcs` virtual
-/// channels per link and reports whether it is acyclic.
-///
-/// For a dimension-separable policy on a k-ary n-cube (dimension order), a cycle
-/// can only lie within one ring, so the check runs on each dimension's ring alone
-/// (cost O(k^2) per dimension instead of O(N^2 * hops)) and maps a cycle found
-/// there back to the ring through node 0.
-template <Topology T, RoutingPolicyFor<T> R>
-constexpr DependencyReport channel_dependencies(const T& topo, const R& routing, std::size_t vcs) {
-    if constexpr (detail::is_kary_ncube_v<T> && requires { R::dimension_separable; }) {
+/// A topology whose channel-dependency cycles under a dimension-separable policy
+/// can only lie within one ring of one dimension declares
+/// `static constexpr bool separable_rings = true` and gives, per dimension d,
+/// ring(d) (the ring as a topology of its own), extent(d), stride(d) (node index
+/// step along d) and port(d, direction); the ring type gives port_direction(port).
+template <class T>
+concept SeparableRings = Topology<T> && requires(const T& topo, std::size_t d) {
+    requires T::separable_rings;
+    { T::rank } -> std::convertible_to<std::size_t>;
+    topo.ring(d);
+    { topo.extent(d) } -> std::convertible_to<std::size_t>;
+    { topo.stride(d) } -> std::convertible_to<std::size_t>;
+};
+
+namespace detail {
+template <Topology T, class R, class Vcs>
+constexpr DependencyReport dependency_check(const T& topo, const R& routing, Vcs vcs) {
+    if constexpr (SeparableRings<T> && requires { R::dimension_separable; }) {
         if constexpr (R::dimension_separable && T::rank > 1) {
             DependencyReport total;
             for (std::size_t d = 0; d < T::rank; ++d) {
                 const auto ring = topo.ring(d);
-                DependencyReport part = detail::full_dependency_check(ring, routing, vcs);
-                total.channels += part.channels * (topo.node_count() / topo.extent(d));
-                total.dependencies += part.dependencies * (topo.node_count() / topo.extent(d));
-                if (!part.acyclic && total.acyclic) {
+                DependencyReport part;
+                if constexpr (std::is_same_v<Vcs, UniformVcs>) part = full_dependency_check(ring, routing, vcs);
+                else part = full_dependency_check(ring, routing, ClassVcs<std::remove_cvref_t<decltype(ring)>>{});
+                const std::size_t rings = topo.node_count() / topo.extent(d);
+                total.channels += part.channels * rings;
+                total.dependencies += part.dependencies * rings;
+                auto to_torus = [&](const VirtualChannel& c) {
+                    const int dir = std::remove_cvref_t<decltype(ring)>::port_direction(c.port);
+                    return VirtualChannel{NodeId{static_cast<std::uint32_t>(c.node.value * topo.stride(d))},
+                                          T::port(d, dir), c.vc};
+                };
+                if (part.vc_out_of_range && total.acyclic) {
                     total.acyclic = false;
-                    for (const VirtualChannel& c : part.cycle) {
-                        const int dir = decltype(ring)::port_direction(c.port);
-                        total.cycle.push_back(VirtualChannel{NodeId{c.node.value * topo.stride(d)}, T::port(d, dir), c.vc});
-                    }
+                    total.vc_out_of_range = true;
+                    total.bad_hop = to_torus(part.bad_hop);
+                    total.bad_hop_vcs = part.bad_hop_vcs;
+                } else if (!part.acyclic && total.acyclic) {
+                    total.acyclic = false;
+                    for (const VirtualChannel& c : part.cycle) total.cycle.push_back(to_torus(c));
                 }
             }
             return total;
         }
     }
-    return detail::full_dependency_check(topo, routing, vcs);
+    return full_dependency_check(topo, routing, vcs);
+}
+}  // namespace detail
+
+/// Builds the channel-dependency graph of `routing` on `topo`, every link with
+/// the virtual channels of its class, and reports whether it is acyclic (or which
+/// hop names a VC its link does not have).
+///
+/// For a dimension-separable policy on a topology with SeparableRings (the k-ary
+/// n-cube), a cycle can only lie within one ring, so the check runs on each
+/// dimension's ring alone (cost O(k^2) per dimension instead of O(N^2 * hops))
+/// and maps a cycle found there back through node 0.
+template <Topology T, RoutingPolicyFor<T> R>
+constexpr DependencyReport channel_dependencies(const T& topo, const R& routing) {
+    return detail::dependency_check(topo, routing, detail::ClassVcs<T>{});
+}
+
+/// The same with `vcs` virtual channels on every link, whatever its class.
+template <Topology T, RoutingPolicyFor<T> R>
+constexpr DependencyReport channel_dependencies(const T& topo, const R& routing, std::size_t vcs) {
+    return detail::dependency_check(topo, routing, detail::UniformVcs{vcs});
 }
 
 }  // namespace fabric

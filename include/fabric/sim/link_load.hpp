@@ -14,8 +14,10 @@
 #include <limits>
 #include <span>
 #include <string_view>
+#include <stdexcept>
 #include <vector>
 
+#include <fabric/concepts/fabric.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/concepts/traffic.hpp>
 #include <fabric/core/error.hpp>
@@ -75,6 +77,9 @@ private:
 
 namespace detail {
 
+template <class Fab, TrafficPattern P>
+LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement);
+
 template <class Fab>
 LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double tasks_per_node) {
     using T = typename Fab::topology_type;
@@ -106,8 +111,39 @@ LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double task
 }  // namespace detail
 
 /// Loads of `pattern` on `fab` with tasks placed by `placement`.
+namespace detail {
+template <class Fab>
+constexpr void check_flow_kernel_fabric() {
+    static_assert(FabricType<Fab>,
+                  "fabric: link_load needs a fabric type (fabric::Fabric<Topology, Routing, Flow>, or one with "
+                  "topology_type, routing_type, flow_type and topology(), routing(), flow())");
+    if constexpr (FabricType<Fab>)
+        static_assert(RoutingPolicyFor<typename Fab::routing_type, typename Fab::topology_type>,
+                      "fabric: link_load needs a routing policy for the fabric's topology, with for_each_hop "
+                      "(fabric::RoutingPolicyFor)");
+}
+}  // namespace detail
+
+/// Loads of `pattern` on `fab` with tasks placed by `placement`.
 template <class Fab, TrafficPattern P>
 LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement) {
+    detail::check_flow_kernel_fabric<Fab>();
+    if constexpr (FlowKernelFabric<Fab>) return detail::flow_kernel(fab, pattern, placement);
+    else throw std::logic_error("fabric: not a flow-kernel fabric");  // not reached: the check above refuses it
+}
+
+/// Loads of `pattern` on `fab`, task i on node i (the pattern must have one task per node).
+template <class Fab, TrafficPattern P>
+LinkLoads link_load(const Fab& fab, const P& pattern) {
+    detail::check_flow_kernel_fabric<Fab>();
+    if constexpr (FlowKernelFabric<Fab>)
+        return detail::flow_kernel(fab, pattern, Placement::blocked(pattern.task_count(), fab.topology().node_count()));
+    else throw std::logic_error("fabric: not a flow-kernel fabric");
+}
+
+namespace detail {
+template <class Fab, TrafficPattern P>
+LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement) {
     using T = typename Fab::topology_type;
     const T& topo = fab.topology();
     detail::require(placement.task_count() == pattern.task_count(), "the placement places ",
@@ -134,11 +170,6 @@ LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement
         static_cast<double>(placement.task_count()) / static_cast<double>(topo.node_count());
     return detail::summarise_loads(fab, std::move(loads), tasks_per_node);
 }
-
-/// Loads of `pattern` on `fab`, task i on node i (the pattern must have one task per node).
-template <class Fab, TrafficPattern P>
-LinkLoads link_load(const Fab& fab, const P& pattern) {
-    return link_load(fab, pattern, Placement::blocked(pattern.task_count(), fab.topology().node_count()));
-}
+}  // namespace detail
 
 }  // namespace fabric

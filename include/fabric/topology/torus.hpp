@@ -60,6 +60,9 @@ public:
     static constexpr std::size_t ports_per_node = 2 * Rank;
     static constexpr bool wraparound = B == Boundary::wrap;
     static constexpr bool static_extents = detail::is_static_extents_v<Extents>;
+    /// Under a dimension-separable policy a dependency cycle lies within one ring
+    /// (see routing/channel_dependency.hpp): the deadlock check runs ring by ring.
+    static constexpr bool separable_rings = true;
     static constexpr std::string_view kind = wraparound ? "torus" : "mesh";
 
     using link_type = Link;

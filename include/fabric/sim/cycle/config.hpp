@@ -1,0 +1,100 @@
+// The cycle kernel's settings: router pipeline, switching, link timing, the run's
+// methodology (warm-up, window, drain, watchdog), host interfaces and buffering.
+// Validated once, when a simulator is built.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <fabric/core/error.hpp>
+
+namespace fabric {
+
+/// Cycles spent in each stage of the router pipeline (each may be 0).
+struct PipelineDelays {
+    std::uint32_t routing = 1;
+    std::uint32_t vc_allocation = 1;
+    std::uint32_t switch_allocation = 1;
+    std::uint32_t switch_traversal = 1;
+    [[nodiscard]] constexpr std::uint32_t total() const {
+        return routing + vc_allocation + switch_allocation + switch_traversal;
+    }
+};
+
+enum class Switching : std::uint8_t { wormhole, virtual_cut_through };
+
+/// Where a run is, handed to CycleConfig::on_progress.
+struct CycleProgress {
+    std::uint64_t cycle = 0;               // the cycle being simulated
+    std::uint64_t last_cycle = 0;          // the run stops at this cycle at the latest
+    std::uint64_t measured_packets = 0;    // created in the window so far
+    std::uint64_t measured_delivered = 0;  // of those, delivered
+};
+
+struct CycleConfig {
+    PipelineDelays pipeline{};
+    Switching switching = Switching::wormhole;
+    /// Link latency in cycles for every link, and one flit per cycle, when cycle_ns is 0.
+    std::uint32_t link_latency = 1;
+    /// When positive: the length of a cycle, from which every link class's latency
+    /// (rounded up, at least 1) and serialisation (flit_bytes over its bandwidth,
+    /// rounded up, at least 1 cycle per flit) follow.
+    double cycle_ns = 0;
+    std::uint32_t flit_bytes = 16;
+    std::uint64_t warmup = 1000;
+    std::uint64_t measure = 10000;
+    /// Cycles after the window (or after a trace's last message) to wait for the
+    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000.
+    std::uint64_t drain_limit = 0;
+    /// A deadlock is declared when flits that have not moved for this many cycles
+    /// wait on each other in a cycle of virtual channels.
+    std::uint64_t watchdog = 10000;
+    std::uint64_t seed = 1;
+    /// A run past saturation stops, once its measurement window is over, when the
+    /// source queues hold this many packets per node on average (it is then
+    /// reported saturated and not drained).
+    std::uint64_t max_queued_per_node = 256;
+    /// Output buffering: when positive, every output virtual channel of a network
+    /// port has a queue of this many flits. A flit crosses the switch into it as
+    /// soon as it has room (one flit per output port per cycle), and the link takes
+    /// flits from the port's queues, round robin over the VCs that flow control
+    /// lets go. A packet waiting for a slow or busy link then no longer blocks the
+    /// input behind it until its queue fills. 0: input queued only.
+    std::uint32_t output_buffer_flits = 0;
+    /// Injection queues per node (host interfaces feeding the router, each with
+    /// its own input VC on the injection port); messages are dealt to them in turn.
+    /// At most the number of virtual channels of the fabric's links.
+    std::uint32_t injection_queues = 1;
+    /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
+    /// message) longer than this is split into packets of this many flits (the
+    /// last shorter), each routed on its own; the destination reassembles the
+    /// message and CycleResult reports message latency and the reassembly depth.
+    /// 0: every message is one packet.
+    std::uint32_t max_packet_flits = 0;
+    /// Track, per source and destination, how far packets overtake one another:
+    /// CycleResult::reorder_depth (costs a map lookup per packet).
+    bool track_reorder = false;
+    /// Called about every progress_seconds of wall time during a run; empty (the
+    /// default): the library prints nothing. The tools pass one that writes a line.
+    std::function<void(const CycleProgress&)> on_progress{};
+    double progress_seconds = 3;
+
+    void validate() const {
+        detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");
+        detail::require(cycle_ns >= 0, "cycle_ns must be zero (unit timing) or positive; got ", cycle_ns);
+        detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
+        detail::require(measure >= 1, "the measurement window needs at least 1 cycle");
+        detail::require(watchdog >= 1, "the deadlock watchdog needs at least 1 cycle");
+        detail::require(max_queued_per_node >= 1, "max_queued_per_node must be at least 1");
+        detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
+        detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
+        detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
+    }
+
+    /// Whether a flit or packet event at `cycle` falls in the measurement window.
+    [[nodiscard]] constexpr bool in_window(std::uint64_t cycle) const {
+        return cycle >= warmup && cycle < warmup + measure;
+    }
+};
+
+}  // namespace fabric

@@ -1,0 +1,97 @@
+// The links as the cycle kernel sees them: per channel (node * ports + port), the
+// router and input port it leads to, the channel that feeds each input port, and
+// its latency and serialisation in cycles, derived once from the topology and,
+// when the configuration gives a cycle time, from each link class's latency and
+// bandwidth. Slowing a link (fewer working lanes) grows its serialisation.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <fabric/concepts/topology.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/sim/cycle/config.hpp>
+
+namespace fabric::cycle {
+
+class Links {
+public:
+    static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+    template <class T>
+    Links(const T& topo, const CycleConfig& cfg) : ports_(static_cast<std::uint32_t>(T::ports_per_node)) {
+        const auto nodes = static_cast<std::uint32_t>(topo.node_count());
+        const std::size_t channels = static_cast<std::size_t>(nodes) * ports_;
+        down_.assign(channels, none);
+        down_port_.assign(channels, 0);
+        up_.assign(channels, none);
+        latency_.assign(channels, cfg.link_latency);
+        serial_.assign(channels, 1);
+        std::vector<std::uint32_t> class_latency(link_class_count_v<T>, cfg.link_latency);
+        std::vector<std::uint32_t> class_serial(link_class_count_v<T>, 1);
+        if (cfg.cycle_ns > 0) {
+            for_each_link_class(topo, [&](std::size_t c, const auto& link) {
+                const double lat = link.latency().count / cfg.cycle_ns;
+                const double ser = static_cast<double>(cfg.flit_bytes) / (link.bandwidth().count * cfg.cycle_ns);
+                class_latency[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(lat - 1e-9)));
+                class_serial[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(ser - 1e-9)));
+            });
+        }
+        for (std::uint32_t n = 0; n < nodes; ++n)
+            for (std::uint32_t p = 0; p < ports_; ++p) {
+                const NodeId w = topo.neighbour(NodeId{n}, PortId{p});
+                if (!w.valid()) continue;
+                const std::size_t c = channel(n, p);
+                const std::uint32_t back = topo.reverse_port(NodeId{n}, PortId{p}).value;
+                down_[c] = w.value;
+                down_port_[c] = back;
+                up_[channel(w.value, back)] = static_cast<std::uint32_t>(c);
+                const std::size_t cls = topo.link_class(NodeId{n}, PortId{p});
+                latency_[c] = class_latency[cls];
+                serial_[c] = class_serial[cls];
+            }
+    }
+
+    [[nodiscard]] std::size_t channel(std::uint32_t node, std::uint32_t port) const {
+        return static_cast<std::size_t>(node) * ports_ + port;
+    }
+    [[nodiscard]] std::size_t channels() const { return down_.size(); }
+    [[nodiscard]] bool connected(std::size_t c) const { return down_[c] != none; }
+    /// The router a channel leads to, and its input port there.
+    [[nodiscard]] std::uint32_t down(std::size_t c) const { return down_[c]; }
+    [[nodiscard]] std::uint32_t down_port(std::size_t c) const { return down_port_[c]; }
+    /// The channel in the other direction of the same link.
+    [[nodiscard]] std::size_t reverse(std::size_t c) const { return channel(down_[c], down_port_[c]); }
+    /// The channel feeding input port `port` of router `node` (none for an unused port).
+    [[nodiscard]] std::uint32_t up(std::size_t c) const { return up_[c]; }
+    [[nodiscard]] std::uint32_t latency(std::size_t c) const { return latency_[c]; }
+    [[nodiscard]] std::uint32_t serialisation(std::size_t c) const { return serial_[c]; }
+    [[nodiscard]] std::uint32_t max_latency() const {
+        std::uint32_t m = 1;
+        for (std::size_t c = 0; c < down_.size(); ++c)
+            if (connected(c)) m = std::max(m, latency_[c]);
+        return m;
+    }
+    [[nodiscard]] std::uint32_t max_serialisation() const {
+        return std::max<std::uint32_t>(1, *std::max_element(serial_.begin(), serial_.end()));
+    }
+
+    /// The link of channel c runs at 1/factor of its bandwidth, both directions.
+    void slow(std::size_t c, double factor) {
+        detail::require(factor >= 1 && std::isfinite(factor),
+                        "a link can only be slowed by a finite factor of at least 1; got ", factor);
+        for (const std::size_t x : {c, reverse(c)})
+            serial_[x] = static_cast<std::uint32_t>(std::ceil(static_cast<double>(serial_[x]) * factor - 1e-9));
+    }
+
+private:
+    std::uint32_t ports_;
+    std::vector<std::uint32_t> down_, down_port_, up_, latency_, serial_;
+};
+
+}  // namespace fabric::cycle

@@ -1,0 +1,71 @@
+// The cycle kernel's units of traffic: a flit names its packet, its place in it
+// and the links it has crossed; a packet carries what the source, the network and
+// the destination need to know of it; its route is kept in a RouteStore slot
+// while it is in the network.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace fabric::cycle {
+
+struct Flit {
+    std::uint32_t packet;
+    std::uint16_t index;
+    std::uint8_t hop;  // number of links crossed so far
+    std::uint8_t unused = 0;
+};
+
+struct Packet {
+    std::uint32_t src = 0, dst = 0;
+    std::uint16_t size = 0, route_len = 0;
+    std::uint16_t sent = 0, ejected = 0;  // flits that left the source queue / were ejected
+    bool measured = false;
+    std::uint64_t created = 0, injected = 0;
+    std::uint64_t choice = 0;      // which of the policy's routes
+    std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
+    std::uint16_t dropped = 0;     // flits lost with a failed link
+    std::uint16_t cut = 0;         // cut by a failed link: flits 0 .. cut - 1 got across (0: not cut)
+    bool lost = false;
+    std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
+    std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
+    std::uint32_t part = 0;
+};
+
+/// One step of a source route: the output port and the virtual channel.
+struct RouteStep {
+    std::uint16_t port;
+    std::uint8_t vc;
+};
+
+/// Routes of the packets in the network, each in a slot of max_hops steps.
+class RouteStore {
+public:
+    void reset(std::uint32_t max_hops) {
+        hops_ = std::max<std::uint32_t>(max_hops, 1);
+        steps_.clear();
+        free_.clear();
+    }
+    std::uint32_t take() {
+        if (free_.empty()) {
+            steps_.resize(steps_.size() + hops_);
+            return static_cast<std::uint32_t>(steps_.size() / hops_ - 1);
+        }
+        const std::uint32_t slot = free_.back();
+        free_.pop_back();
+        return slot;
+    }
+    void release(std::uint32_t slot) { free_.push_back(slot); }
+    [[nodiscard]] RouteStep* steps(std::uint32_t slot) { return &steps_[static_cast<std::size_t>(slot) * hops_]; }
+    [[nodiscard]] const RouteStep& step(std::uint32_t slot, std::uint32_t hop) const {
+        return steps_[static_cast<std::size_t>(slot) * hops_ + hop];
+    }
+
+private:
+    std::uint32_t hops_ = 1;
+    std::vector<RouteStep> steps_;
+    std::vector<std::uint32_t> free_;
+};
+
+}  // namespace fabric::cycle

@@ -1,0 +1,99 @@
+// What a cycle-kernel run reports. The kernel counts into this struct as it runs
+// (no internal copy of the counters), then fills in the derived figures.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+#include <fabric/routing/channel_dependency.hpp>
+#include <fabric/sim/statistics.hpp>
+
+namespace fabric {
+
+/// Where a deadlocked run stopped, and the virtual channels waiting in a cycle.
+struct DeadlockReport {
+    std::uint64_t cycle = 0;
+    std::uint64_t idle_cycles = 0;
+    std::uint64_t flits_buffered = 0;
+    std::vector<VirtualChannel> waiting;  // each channel waits for the next; the last for the first
+
+    [[nodiscard]] std::string describe() const {
+        DependencyReport r;
+        r.cycle = waiting;
+        return detail::message("deadlock at cycle ", cycle, ": flits have waited ", idle_cycles,
+                               " cycles or more on a cycle of channels (", flits_buffered,
+                               " flits buffered in the network); waiting channels ",
+                               waiting.empty() ? std::string("(none found)") : r.describe_cycle());
+    }
+};
+
+struct LatencySummary {
+    double mean = 0;
+    std::uint64_t p50 = 0;
+    std::uint64_t p99 = 0;
+    std::uint64_t max = 0;
+    std::vector<std::uint64_t> histogram;  // packets per latency in cycles
+
+    static LatencySummary of(const LatencyHistogram& h) {
+        return {h.mean(), h.percentile(0.50), h.percentile(0.99), h.max(), h.bins()};
+    }
+};
+
+struct CycleResult {
+    double offered = 0;         // flits/cycle/node created during the window
+    double accepted = 0;        // flits/cycle/node ejected during the window
+    LatencySummary latency;     // creation to tail ejection, measured packets
+    LatencySummary network_latency;  // head leaving the source queue to tail ejection
+    double hops_mean = 0;
+    std::uint64_t cycles = 0;   // simulated, warm-up and drain included
+    bool saturated = false;     // not drained, or accepted below 95% of offered
+    bool drained = true;        // every measured packet delivered before the run stopped
+    std::uint64_t measured_packets = 0;
+    std::uint64_t measured_delivered = 0;
+    std::uint64_t measured_lost = 0;       // measured packets lost to a failed link or without a route
+    std::uint64_t measured_hops = 0;       // links crossed by the measured packets delivered
+    std::uint64_t flits_created_in_window = 0;
+    std::uint64_t flits_ejected_in_window = 0;
+    std::uint64_t flit_moves = 0;          // flits through a switch (or out of a source queue)
+    // Conservation: injected = ejected + in flight + dropped, at the end of the run;
+    // every packet is delivered or lost, and every lost one is counted here.
+    std::uint64_t flits_injected = 0;  // flits that left source queues
+    std::uint64_t flits_ejected = 0;
+    std::uint64_t flits_in_flight = 0;
+    std::uint64_t packets_delivered = 0;
+    std::uint64_t flits_dropped = 0;   // flits lost with a failed link, each reported
+    std::uint64_t packets_lost = 0;    // packets that lost a flit to a failed link, or had no route
+    std::uint64_t packets_unroutable = 0;
+    std::uint64_t out_of_order = 0;    // flits ejected out of order within their packet (must be 0)
+    /// With track_reorder: the most packets of one source-destination pair that
+    /// arrived while an earlier one was still missing (the reassembly buffer the
+    /// destination needs), and the packets that arrived ahead of an earlier one.
+    std::uint64_t reorder_depth = 0;
+    std::uint64_t packets_overtaking = 0;
+    /// With max_packet_flits: messages split into packets and reassembled at the
+    /// destination. A message is delivered with its last packet (or lost with
+    /// any); message_reorder_depth is the most packets of one message that the
+    /// destination held because an earlier packet of it was still missing, and
+    /// packets_early counts packets that arrived before an earlier one of their
+    /// message. message_latency: measured messages, creation to the last tail.
+    std::uint64_t measured_messages = 0;
+    std::uint64_t measured_messages_delivered = 0;
+    std::uint64_t messages_delivered = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint64_t message_reorder_depth = 0;
+    std::uint64_t packets_early = 0;
+    LatencySummary message_latency;
+    std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
+    std::size_t ports_per_node = 0;
+    std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
+    std::optional<DeadlockReport> deadlock;
+
+    /// Whether every measured packet has been delivered or reported lost.
+    [[nodiscard]] bool measured_accounted() const { return measured_delivered + measured_lost == measured_packets; }
+};
+
+}  // namespace fabric

@@ -1,0 +1,2 @@
+#pragma once
+#include <fabric/core/ids.hpp>
