@@ -2,6 +2,8 @@
 // the hop count of the QCDOC paper and a fixed evaluation order.
 #include <doctest/doctest.h>
 
+#include "../support/sum_order.hpp"
+
 #include <fabric/collective/dimension_sum.hpp>
 #include <fabric/link/apenet.hpp>
 #include <fabric/link/qcdoc_scu.hpp>
@@ -49,22 +51,9 @@ TEST_CASE("dimension-wise global sum: N_x + N_y + N_z + N_t - 4 hops on a 4-D to
 
 TEST_CASE("the dimension-wise sum adds in one fixed order, worked by hand, and is exact on integers") {
     const Torus<3> t{{4, 3, 2}};
-    // Ones between +1e16 and -1e16: a one added to 1e16 is lost to rounding (the
-    // spacing of doubles there is 2), so the order of additions shows in the result.
-    std::vector<double> values(24, 1.0);
-    values.front() = 1e16;
-    values.back() = -1e16;
-    // Each x-ring from coordinate 0, then the y-rings of those sums, then the z-ring.
-    double z_sum = 0;
-    for (std::size_t z = 0; z < 2; ++z) {
-        double y_sum = 0;
-        for (std::size_t y = 0; y < 3; ++y) {
-            double x_sum = values[(z * 3 + y) * 4];
-            for (std::size_t x = 1; x < 4; ++x) x_sum = x_sum + values[(z * 3 + y) * 4 + x];
-            y_sum = y == 0 ? x_sum : y_sum + x_sum;
-        }
-        z_sum = z == 0 ? y_sum : z_sum + y_sum;
-    }
+    const std::vector<double> values = fabric_tests::order_revealing_values(24);
+    // The order worked by hand, as nested loops.
+    const double z_sum = fabric_tests::ring_order_sum(4, 3, 2, values);
     const double a = DimensionWiseSum{}.reduce(t, values);
     CHECK(a == z_sum);  // bit for bit
     // Ring 0 loses its three ones, the others keep theirs: 20 of the exact 22. Left to

@@ -3,6 +3,8 @@
 // a flow-control policy in the cycle kernel, partition interrupts.
 #include <doctest/doctest.h>
 
+#include "../support/sum_order.hpp"
+
 #include <fabric/collective/scu_global.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/sim/cycle.hpp>
@@ -125,23 +127,9 @@ TEST_CASE("partitions refused: a ring that cannot close, a dimension used twice 
 
 TEST_CASE("the global sum adds in one fixed order: dimension by dimension, each ring from coordinate 0") {
     const std::vector<std::uint32_t> part{4, 2, 3};
-    // Ones between +1e16 and -1e16: a one added to 1e16 is lost to rounding (the
-    // spacing of doubles there is 2), so the order of additions shows in the result.
-    std::vector<double> values(24, 1.0);
-    values.front() = 1e16;
-    values.back() = -1e16;
-    // The order worked by hand: sum each x-ring, then the y-rings of those sums,
-    // then the z-ring.
-    double z_sum = 0;
-    for (std::size_t z = 0; z < 3; ++z) {
-        double y_sum = 0;
-        for (std::size_t y = 0; y < 2; ++y) {
-            double x_sum = values[(z * 2 + y) * 4];
-            for (std::size_t x = 1; x < 4; ++x) x_sum = x_sum + values[(z * 2 + y) * 4 + x];
-            y_sum = y == 0 ? x_sum : y_sum + x_sum;
-        }
-        z_sum = z == 0 ? y_sum : z_sum + y_sum;
-    }
+    const std::vector<double> values = fabric_tests::order_revealing_values(24);
+    // The order worked by hand, as nested loops.
+    const double z_sum = fabric_tests::ring_order_sum(4, 2, 3, values);
     for (const bool doubled : {false, true}) {
         CAPTURE(doubled);
         CHECK(ScuGlobalSum(doubled).reduce(part, values) == z_sum);  // bit for bit

@@ -11,9 +11,22 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <type_traits>
 
+#include <boost/hana/all_of.hpp>
+#include <boost/hana/at.hpp>
+#include <boost/hana/at_key.hpp>
+#include <boost/hana/contains.hpp>
+#include <boost/hana/equal.hpp>
 #include <boost/hana/for_each.hpp>
+#include <boost/hana/index_if.hpp>
+#include <boost/hana/map.hpp>
+#include <boost/hana/range.hpp>
+#include <boost/hana/size.hpp>
+#include <boost/hana/transform.hpp>
 #include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include <fabric/concepts/link.hpp>
 #include <fabric/core/ids.hpp>
@@ -41,19 +54,38 @@ concept CycleTopology = Topology<T> && requires(const T& topo, NodeId node, Port
 };
 
 namespace detail {
+/// The link classes of a topology as a Hana list of types, and what the checks
+/// read off it: counts, virtual channels per class (in class order), a predicate
+/// over every class.
 template <class Tuple>
 struct link_pack;
 template <class... Links>
 struct link_pack<boost::hana::tuple<Links...>> {
-    static constexpr std::size_t count = sizeof...(Links);
-    static constexpr std::array<std::size_t, sizeof...(Links)> vcs{Links::virtual_channels...};
+    static constexpr auto types = boost::hana::tuple_t<Links...>;
+    static constexpr std::size_t count = decltype(boost::hana::size(types))::value;
+    static constexpr std::array<std::size_t, sizeof...(Links)> vcs =
+        boost::hana::unpack(boost::hana::transform(types, [](auto t) {
+                                return typename decltype(t)::type{}.virtual_channels;
+                            }),
+                            [](auto... v) { return std::array<std::size_t, sizeof...(Links)>{v...}; });
     static constexpr std::size_t min_vcs = [] {
-        std::size_t vcs = ~std::size_t{0};
-        ((vcs = Links::virtual_channels < vcs ? Links::virtual_channels : vcs), ...);
-        return vcs;
+        std::size_t least = ~std::size_t{0};
+        for (const auto v : vcs) least = v < least ? v : least;
+        return least;
+    }();
+    static constexpr std::size_t max_vcs = [] {
+        std::size_t most = 0;
+        for (const auto v : vcs) most = v > most ? v : most;
+        return most;
     }();
     template <template <class> class Pred>
-    static constexpr bool all = (Pred<Links>::value && ...);
+    static constexpr bool all = decltype(boost::hana::all_of(types, [](auto t) {
+        return boost::hana::bool_c<Pred<typename decltype(t)::type>::value>;
+    }))::value;
+    /// The class index of link type L (the first class of that type).
+    template <class L>
+    static constexpr std::size_t index_of =
+        std::remove_cvref_t<decltype(boost::hana::index_if(types, boost::hana::equal.to(boost::hana::type_c<L>)).value())>::value;
 };
 }  // namespace detail
 
@@ -65,11 +97,35 @@ inline constexpr std::size_t link_class_count_v = detail::link_pack<typename T::
 template <Topology T>
 inline constexpr std::size_t min_virtual_channels_v = detail::link_pack<typename T::link_types>::min_vcs;
 
-/// Calls f(class_index, link) for every link class of `topo`.
+/// Most virtual channels over T's link classes.
+template <Topology T>
+inline constexpr std::size_t max_virtual_channels_v = detail::link_pack<typename T::link_types>::max_vcs;
+
+/// Calls f(index, link) for every link class of `topo`; the index is a
+/// compile-time constant (boost::hana::size_c<i>, which converts to std::size_t).
 template <Topology T, class F>
 constexpr void for_each_link_class(const T& topo, F&& f) {
-    std::size_t index = 0;
-    boost::hana::for_each(topo.links(), [&](const auto& link) { f(index++, link); });
+    constexpr std::size_t n = detail::link_pack<typename T::link_types>::count;
+    boost::hana::for_each(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<n>),
+                          [&](auto index) { f(index, boost::hana::at(topo.links(), index)); });
+}
+
+/// Virtual channels a policy needs per link class of T, given per link type: a
+/// Hana map from boost::hana::type_c<Link> to a count. Every class of T must be
+/// in it. For policies whose needs follow the kind of link, not its position.
+template <Topology T, class Map>
+constexpr auto vcs_by_link_type(Map needs) {
+    using pack = detail::link_pack<typename T::link_types>;
+    std::array<std::size_t, pack::count> out{};
+    boost::hana::for_each(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<pack::count>),
+                          [&](auto i) {
+                              constexpr auto type = boost::hana::at(pack::types, decltype(i){});
+                              static_assert(decltype(boost::hana::contains(needs, type))::value,
+                                            "fabric: vcs_by_link_type needs a count for every link type of the "
+                                            "topology");
+                              out[i] = boost::hana::at_key(needs, type);
+                          });
+    return out;
 }
 
 /// Dense index of the directed channel (node, port).

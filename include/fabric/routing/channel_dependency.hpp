@@ -95,11 +95,7 @@ constexpr std::vector<std::uint32_t> find_cycle(const std::vector<std::vector<st
 /// The virtual channels of each link of T, by its class.
 template <Topology T>
 struct ClassVcs {
-    [[nodiscard]] constexpr std::size_t stride() const {
-        std::size_t most = 0;
-        for (const auto v : link_pack<typename T::link_types>::vcs) most = v > most ? v : most;
-        return most;
-    }
+    [[nodiscard]] constexpr std::size_t stride() const { return max_virtual_channels_v<T>; }
     [[nodiscard]] constexpr std::size_t of(const T& topo, const Hop& h) const {
         return link_pack<typename T::link_types>::vcs[topo.link_class(h.node, h.port)];
     }

@@ -32,12 +32,29 @@
 #include <span>
 #include <vector>
 
+#include <boost/hana/map.hpp>
+#include <boost/hana/pair.hpp>
+#include <boost/hana/type.hpp>
+
+#include <fabric/concepts/topology.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/mapping/placement.hpp>
 #include <fabric/routing/route.hpp>
 #include <fabric/topology/percs.hpp>
 
 namespace fabric {
+
+namespace detail {
+/// Virtual channels by the kind of PERCS link, keyed by link type: `l` on L links
+/// (LL and LR), `d` on D links.
+template <class T>
+constexpr auto percs_vcs(std::size_t l, std::size_t d) {
+    namespace hana = boost::hana;
+    return vcs_by_link_type<T>(hana::make_map(hana::make_pair(hana::type_c<PercsLL>, l),
+                                              hana::make_pair(hana::type_c<PercsLR>, l),
+                                              hana::make_pair(hana::type_c<PercsD>, d)));
+}
+}  // namespace detail
 
 enum class IntraRoute : std::uint8_t { striped, single_hop };
 enum class ZeroHop : std::uint8_t { self_loop, skip };
@@ -213,7 +230,7 @@ struct PercsDirect : detail::percs_route_queries<PercsDirect<Intra, Zero>, Intra
 
     /// Per link class (LL, LR, D): L0 and L1, D0.
     template <class T>
-    static constexpr std::array<std::size_t, 3> vcs_required{2, 2, 1};
+    static constexpr auto vcs_required = detail::percs_vcs<T>(2, 1);
 
     template <class F>
     void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
@@ -240,7 +257,7 @@ struct PercsIndirect : detail::percs_route_queries<PercsIndirect<Intra, Zero>, I
 
     /// Per link class (LL, LR, D): L0, L1, L2 and D0, D1.
     template <class T>
-    static constexpr std::array<std::size_t, 3> vcs_required{3, 3, 2};
+    static constexpr auto vcs_required = detail::percs_vcs<T>(3, 2);
 
     template <class F>
     void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
@@ -288,7 +305,7 @@ struct PercsIndirectVia : detail::percs_route_queries<PercsIndirectVia<Chooser, 
     Chooser choose{};
 
     template <class T>
-    static constexpr std::array<std::size_t, 3> vcs_required{3, 3, 2};
+    static constexpr auto vcs_required = detail::percs_vcs<T>(3, 2);
 
     template <class F>
     void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,

@@ -37,7 +37,7 @@ class PercsHubRouting : public detail::percs_routing_base<IntraRoute::striped, Z
 
 public:
     template <class T>
-    static constexpr std::array<std::size_t, 3> vcs_required{3, 3, 2};
+    static constexpr auto vcs_required = detail::percs_vcs<T>(3, 2);
 
     explicit PercsHubRouting(PercsModeMix mix = {}, Chooser chooser = {}) : mix_(mix) {
         via_.choose = chooser;
@@ -134,7 +134,7 @@ template <class Policy, std::size_t LVcs, std::size_t DVcs>
 struct PercsVcCap : Policy {
     static constexpr bool vc_levels_increase = false;  // no longer by construction: check it
     template <class T>
-    static constexpr std::array<std::size_t, 3> vcs_required{LVcs, LVcs, DVcs};
+    static constexpr auto vcs_required = detail::percs_vcs<T>(LVcs, DVcs);
 
     static Hop cap(const PercsTopology& t, Hop h) {
         const std::size_t limit = t.link_class(h.node, h.port) == PercsTopology::D ? DVcs : LVcs;

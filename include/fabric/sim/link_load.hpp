@@ -24,6 +24,7 @@
 #include <fabric/core/ids.hpp>
 #include <fabric/core/units.hpp>
 #include <fabric/mapping/placement.hpp>
+#include <fabric/topology/views.hpp>
 
 namespace fabric {
 
@@ -89,18 +90,13 @@ LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double task
         classes[c].link_name = std::remove_cvref_t<decltype(link)>::name;
         classes[c].bandwidth = link.bandwidth();
     });
-    const auto nodes = static_cast<std::uint32_t>(topo.node_count());
-    for (std::uint32_t n = 0; n < nodes; ++n) {
-        for (std::uint32_t p = 0; p < T::ports_per_node; ++p) {
-            if (!topo.neighbour(NodeId{n}, PortId{p}).valid()) continue;
-            const std::size_t slot = static_cast<std::size_t>(n) * T::ports_per_node + p;
-            ClassLoad& cls = classes[topo.link_class(NodeId{n}, PortId{p})];
-            ++cls.channels;
-            cls.total_load += loads[slot];
-            if (!cls.busiest.valid() || loads[slot] > cls.max_load) {
-                cls.busiest = ChannelId{static_cast<std::uint32_t>(slot)};
-                cls.max_load = loads[slot];
-            }
+    for (const Channel& c : views::channels(topo)) {
+        ClassLoad& cls = classes[c.link_class];
+        ++cls.channels;
+        cls.total_load += loads[c.index];
+        if (!cls.busiest.valid() || loads[c.index] > cls.max_load) {
+            cls.busiest = ChannelId{static_cast<std::uint32_t>(c.index)};
+            cls.max_load = loads[c.index];
         }
     }
     for (auto& cls : classes)

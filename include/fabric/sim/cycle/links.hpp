@@ -16,6 +16,7 @@
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/topology/views.hpp>
 
 namespace fabric::cycle {
 
@@ -42,19 +43,15 @@ public:
                 class_serial[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(ser - 1e-9)));
             });
         }
-        for (std::uint32_t n = 0; n < nodes; ++n)
-            for (std::uint32_t p = 0; p < ports_; ++p) {
-                const NodeId w = topo.neighbour(NodeId{n}, PortId{p});
-                if (!w.valid()) continue;
-                const std::size_t c = channel(n, p);
-                const std::uint32_t back = topo.reverse_port(NodeId{n}, PortId{p}).value;
-                down_[c] = w.value;
-                down_port_[c] = back;
-                up_[channel(w.value, back)] = static_cast<std::uint32_t>(c);
-                const std::size_t cls = topo.link_class(NodeId{n}, PortId{p});
-                latency_[c] = class_latency[cls];
-                serial_[c] = class_serial[cls];
-            }
+        for (const Channel& link : views::channels(topo)) {
+            const std::size_t c = link.index;
+            const std::uint32_t back = topo.reverse_port(link.node, link.port).value;
+            down_[c] = link.to.value;
+            down_port_[c] = back;
+            up_[channel(link.to.value, back)] = static_cast<std::uint32_t>(c);
+            latency_[c] = class_latency[link.link_class];
+            serial_[c] = class_serial[link.link_class];
+        }
     }
 
     [[nodiscard]] std::size_t channel(std::uint32_t node, std::uint32_t port) const {

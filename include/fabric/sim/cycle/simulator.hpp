@@ -133,11 +133,7 @@ class CycleSimulator<Fab> {
     static constexpr std::uint32_t P = static_cast<std::uint32_t>(T::ports_per_node);  // network ports
     static constexpr std::uint32_t LOCAL = P;                                          // injection / ejection
     static constexpr std::uint32_t NP = P + 1;
-    static constexpr std::uint32_t V = [] {
-        std::size_t v = 0;
-        for (const auto x : detail::link_pack<typename T::link_types>::vcs) v = x > v ? x : v;
-        return static_cast<std::uint32_t>(v);
-    }();
+    static constexpr std::uint32_t V = static_cast<std::uint32_t>(max_virtual_channels_v<T>);
     static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
     static constexpr std::uint32_t VCS = NP * V;             // input VCs per router
     static constexpr std::uint32_t WORDS = (VCS + 63) / 64;  // occupancy mask words per router
