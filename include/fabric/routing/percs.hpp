@@ -32,29 +32,13 @@
 #include <span>
 #include <vector>
 
-#include <boost/hana/map.hpp>
-#include <boost/hana/pair.hpp>
-#include <boost/hana/type.hpp>
-
-#include <fabric/concepts/topology.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/mapping/placement.hpp>
+#include <fabric/routing/percs_vcs.hpp>
 #include <fabric/routing/route.hpp>
 #include <fabric/topology/percs.hpp>
 
 namespace fabric {
-
-namespace detail {
-/// Virtual channels by the kind of PERCS link, keyed by link type: `l` on L links
-/// (LL and LR), `d` on D links.
-template <class T>
-constexpr auto percs_vcs(std::size_t l, std::size_t d) {
-    namespace hana = boost::hana;
-    return vcs_by_link_type<T>(hana::make_map(hana::make_pair(hana::type_c<PercsLL>, l),
-                                              hana::make_pair(hana::type_c<PercsLR>, l),
-                                              hana::make_pair(hana::type_c<PercsD>, d)));
-}
-}  // namespace detail
 
 enum class IntraRoute : std::uint8_t { striped, single_hop };
 enum class ZeroHop : std::uint8_t { self_loop, skip };
