@@ -41,7 +41,7 @@ struct hop_sink {
 
 template <class R, class T>
 concept RoutingPolicyFor =
-    Topology<T> && R::template fits<T> &&
+    Topology<T> && requires { requires R::template fits<T>; } &&
     requires(const R& routing, const T& topo, NodeId src, NodeId dst) {
         R::template vcs_required<T>;  // a count for every link class, or one count per class
         routing.for_each_route(topo, src, dst, detail::route_sink{});

@@ -120,10 +120,10 @@ constexpr auto vcs_by_link_type(Map needs) {
     boost::hana::for_each(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<pack::count>),
                           [&](auto i) {
                               constexpr auto type = boost::hana::at(pack::types, decltype(i){});
-                              static_assert(decltype(boost::hana::contains(needs, type))::value,
-                                            "fabric: vcs_by_link_type needs a count for every link type of the "
-                                            "topology");
-                              out[i] = boost::hana::at_key(needs, type);
+                              constexpr bool given = decltype(boost::hana::contains(needs, type))::value;
+                              static_assert(given, "fabric: vcs_by_link_type needs a count for every link type of "
+                                                   "the topology");
+                              if constexpr (given) out[i] = boost::hana::at_key(needs, type);
                           });
     return out;
 }
