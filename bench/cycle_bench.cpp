@@ -1,7 +1,9 @@
 // Rate of the flit-level cycle kernel: simulated node-cycles per second and peak
 // memory, on an 8x8 torus and a 16x16x16 torus under uniform traffic at 0.1 and
 // 0.3 flits/cycle/node, with 1-flit and 4-flit packets (dimension order, dateline,
-// 2 VCs of 8 flits, the default 4-stage router pipeline).
+// 2 VCs of 8 flits, the default 4-stage router pipeline). Each row prints its goal
+// beside it: the node-cycles per second the kernel-speed issue sets (five times
+// today's on one core), 0 where that issue sets none for the row.
 //
 //   cycle_bench [--quick]
 #include <fabric/fabric.hpp>
@@ -16,6 +18,15 @@
 
 namespace {
 using namespace fabric;
+
+/// The kernel-speed goal for a row, node-cycles per second (0: none set).
+double goal(std::size_t rank, double rate, std::uint32_t flits) {
+    if (rank == 2 && rate < 0.2) return flits == 1 ? 1.0e8 : 1.2e8;
+    if (rank == 2 && flits == 1) return 3.0e7;
+    if (rank == 3 && rate < 0.2 && flits == 1) return 2.0e7;
+    if (rank == 3 && rate > 0.2 && flits == 1) return 1.0e7;
+    return 0;
+}
 
 template <std::size_t R>
 void bench(const std::vector<long long>& shape, double rate, std::uint32_t flits, std::uint64_t measure) {
@@ -35,9 +46,9 @@ void bench(const std::vector<long long>& shape, double rate, std::uint32_t flits
         name += std::to_string(shape[i]);
     }
     std::printf("{\"bench\": \"cycle\", \"torus\": \"%s\", \"rate\": %.2f, \"packet_flits\": %u, \"cycles\": %llu, "
-                "\"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"accepted\": %.4f, \"latency_mean\": %.2f, "
+                "\"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, \"accepted\": %.4f, \"latency_mean\": %.2f, "
                 "\"saturated\": %s, \"peak_rss_MiB\": %.1f}\n",
-                name.c_str(), rate, flits, static_cast<unsigned long long>(r.cycles), s, node_cycles / s, r.accepted,
+                name.c_str(), rate, flits, static_cast<unsigned long long>(r.cycles), s, node_cycles / s, goal(R, rate, flits), r.accepted,
                 r.latency.mean, r.saturated ? "true" : "false", fabric_bench::peak_rss_mib());
 }
 }  // namespace

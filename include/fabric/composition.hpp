@@ -93,14 +93,13 @@ consteval std::size_t compile_time_check_cost() {
         return n * n * (longest + 1);
     };
     const T t{};
-    if constexpr (SeparableRings<T> && requires { R::dimension_separable; }) {
-        if constexpr (R::dimension_separable && T::rank > 1) {
-            std::size_t cost = 0;
-            for (std::size_t d = 0; d < T::rank; ++d) cost += cost_of(t.ring(d));
-            return cost;
-        }
+    if constexpr (checks_ring_by_ring<T, R>()) {
+        std::size_t cost = 0;
+        for (std::size_t d = 0; d < T::rank; ++d) cost += cost_of(t.ring(d));
+        return cost;
+    } else {
+        return cost_of(t);
     }
-    return cost_of(t);
 }
 
 /// Policies that assign virtual channels so that a level strictly increases

@@ -195,36 +195,44 @@ concept SeparableRings = Topology<T> && requires(const T& topo, std::size_t d) {
 };
 
 namespace detail {
+/// Whether the check of R on T runs ring by ring (SeparableRings topology,
+/// dimension-separable policy, more than one dimension) or on the whole topology.
+template <class T, class R>
+consteval bool checks_ring_by_ring() {
+    if constexpr (SeparableRings<T> && requires { R::dimension_separable; })
+        return R::dimension_separable && T::rank > 1;
+    else
+        return false;
+}
+
 template <Topology T, class R, class Vcs>
 constexpr DependencyReport dependency_check(const T& topo, const R& routing, Vcs vcs) {
-    if constexpr (SeparableRings<T> && requires { R::dimension_separable; }) {
-        if constexpr (R::dimension_separable && T::rank > 1) {
-            DependencyReport total;
-            for (std::size_t d = 0; d < T::rank; ++d) {
-                const auto ring = topo.ring(d);
-                DependencyReport part;
-                if constexpr (std::is_same_v<Vcs, UniformVcs>) part = full_dependency_check(ring, routing, vcs);
-                else part = full_dependency_check(ring, routing, ClassVcs<std::remove_cvref_t<decltype(ring)>>{});
-                const std::size_t rings = topo.node_count() / topo.extent(d);
-                total.channels += part.channels * rings;
-                total.dependencies += part.dependencies * rings;
-                auto to_torus = [&](const VirtualChannel& c) {
-                    const int dir = std::remove_cvref_t<decltype(ring)>::port_direction(c.port);
-                    return VirtualChannel{NodeId{static_cast<std::uint32_t>(c.node.value * topo.stride(d))},
-                                          T::port(d, dir), c.vc};
-                };
-                if (part.vc_out_of_range && total.acyclic) {
-                    total.acyclic = false;
-                    total.vc_out_of_range = true;
-                    total.bad_hop = to_torus(part.bad_hop);
-                    total.bad_hop_vcs = part.bad_hop_vcs;
-                } else if (!part.acyclic && total.acyclic) {
-                    total.acyclic = false;
-                    for (const VirtualChannel& c : part.cycle) total.cycle.push_back(to_torus(c));
-                }
+    if constexpr (checks_ring_by_ring<T, R>()) {
+        DependencyReport total;
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            const auto ring = topo.ring(d);
+            DependencyReport part;
+            if constexpr (std::is_same_v<Vcs, UniformVcs>) part = full_dependency_check(ring, routing, vcs);
+            else part = full_dependency_check(ring, routing, ClassVcs<std::remove_cvref_t<decltype(ring)>>{});
+            const std::size_t rings = topo.node_count() / topo.extent(d);
+            total.channels += part.channels * rings;
+            total.dependencies += part.dependencies * rings;
+            auto to_torus = [&](const VirtualChannel& c) {
+                const int dir = std::remove_cvref_t<decltype(ring)>::port_direction(c.port);
+                return VirtualChannel{NodeId{static_cast<std::uint32_t>(c.node.value * topo.stride(d))},
+                                      T::port(d, dir), c.vc};
+            };
+            if (part.vc_out_of_range && total.acyclic) {
+                total.acyclic = false;
+                total.vc_out_of_range = true;
+                total.bad_hop = to_torus(part.bad_hop);
+                total.bad_hop_vcs = part.bad_hop_vcs;
+            } else if (!part.acyclic && total.acyclic) {
+                total.acyclic = false;
+                for (const VirtualChannel& c : part.cycle) total.cycle.push_back(to_torus(c));
             }
-            return total;
         }
+        return total;
     }
     return full_dependency_check(topo, routing, vcs);
 }
