@@ -9,6 +9,7 @@
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -176,30 +177,236 @@ TEST_CASE("VC allocation: the requester nearest at or after the output VC's poin
     CHECK(granted == 3);
 }
 
-TEST_CASE("Switch allocation, output stage: a matching, and each of three contending inputs wins once in three") {
-    constexpr std::uint32_t ports = 4;
-    const std::uint32_t out_of[ports] = {2, 2, 0, 2};
-    std::uint32_t choice[ports] = {0, 1, cycle::no_port, 0};  // inputs 0, 1, 3 want output 2
-    std::uint32_t pointer[ports] = {0, 0, 1, 0};
+TEST_CASE("SeparableSwitch: one input per output, output turns rotate, an input's VCs alternate") {
+    SeparableSwitch::stage<4, 2> sw;
+    sw.reset(2);
     std::vector<std::uint32_t> wins;
-    for (int round = 0; round < 3; ++round) {
+    for (int round = 0; round < 3; ++round) {  // inputs 0, 1, 3 want output 2
+        sw.begin(1);
+        CHECK_FALSE(sw.any());
+        sw.request(0, 0, 2);
+        sw.request(1, 1, 2);
+        sw.request(3, 0, 2);
+        CHECK(sw.any());
         std::uint32_t granted = 0;
-        cycle::RoundRobinSwitchOutputStage<ports>::allocate(
-            choice, [&](std::uint32_t p) { return out_of[p]; }, pointer, [&](std::uint32_t in, std::uint32_t out) {
-                CHECK(out == 2);
-                wins.push_back(in);
-                ++granted;
-            });
-        CHECK(granted == 1);  // one input per output
+        sw.allocate([&](std::uint32_t in, std::uint32_t, std::uint32_t out) {
+            CHECK(out == 2);
+            wins.push_back(in);
+            ++granted;
+        });
+        CHECK(granted == 1);
     }
-    CHECK(wins == std::vector<std::uint32_t>{1, 3, 0});
-    // Inputs wanting different outputs are all matched.
-    const std::uint32_t spread[ports] = {0, 1, 2, 3};
-    std::uint32_t all[ports] = {0, 0, 0, 0};
-    std::uint32_t matched = 0;
-    cycle::RoundRobinSwitchOutputStage<ports>::allocate(
-        all, [&](std::uint32_t p) { return spread[p]; }, pointer, [&](std::uint32_t, std::uint32_t) { ++matched; });
-    CHECK(matched == 4);
+    CHECK(wins == std::vector<std::uint32_t>{0, 1, 3});  // from the output's pointer at 0, then past each winner
+    // Input 2 has VC 0 for output 1 and VC 1 for output 3: its pointer picks VC 0, then VC 1.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> picked;
+    for (int round = 0; round < 2; ++round) {
+        sw.begin(0);
+        sw.request(2, 0, 1);
+        sw.request(2, 1, 3);
+        sw.allocate([&](std::uint32_t, std::uint32_t vc, std::uint32_t out) { picked.emplace_back(vc, out); });
+    }
+    CHECK(picked == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}, {1, 3}});
+    // Inputs wanting different outputs are all matched, in output order.
+    sw.begin(0);
+    for (std::uint32_t in = 0; in < 4; ++in) sw.request(in, 0, 3 - in);
+    std::vector<std::uint32_t> outs;
+    sw.allocate([&](std::uint32_t in, std::uint32_t, std::uint32_t out) {
+        CHECK(in == 3 - out);
+        outs.push_back(out);
+    });
+    CHECK(outs == std::vector<std::uint32_t>{0, 1, 2, 3});
+}
+
+namespace {
+/// Rounds of iSLIP on a 4 x 4 switch whose every input wants every output; the
+/// number of pairs matched per round, and how often each pair was served.
+template <unsigned I>
+std::vector<std::uint32_t> islip_rounds(int rounds, std::array<std::array<int, 4>, 4>& served) {
+    typename Islip<I>::template stage<4, 4> sw;  // input VC v wants output v
+    sw.reset(1);
+    std::vector<std::uint32_t> matched;
+    for (int r = 0; r < rounds; ++r) {
+        sw.begin(0);
+        for (std::uint32_t in = 0; in < 4; ++in)
+            for (std::uint32_t out = 0; out < 4; ++out) sw.request(in, out, out);
+        std::uint32_t m = 0, in_used = 0, out_used = 0;
+        sw.allocate([&](std::uint32_t in, std::uint32_t, std::uint32_t out) {
+            CHECK(((in_used >> in) & 1U) == 0U);  // a matching: each input and output at most once
+            CHECK(((out_used >> out) & 1U) == 0U);
+            in_used |= 1U << in;
+            out_used |= 1U << out;
+            ++served[in][out];
+            ++m;
+        });
+        matched.push_back(m);
+    }
+    return matched;
+}
+}  // namespace
+
+TEST_CASE("Islip: pointers fall out of step, then every round is a full matching, every pair served alike") {
+    std::array<std::array<int, 4>, 4> served{};
+    const auto matched = islip_rounds<1>(4 + 4 * 25, served);
+    // Worked by hand: all outputs grant input 0 first (1 match), then 2, then 3, then 4 for ever.
+    CHECK(matched[0] == 1);
+    CHECK(matched[1] == 2);
+    CHECK(matched[2] == 3);
+    for (std::size_t r = 3; r < matched.size(); ++r) CHECK(matched[r] == 4);
+    std::array<std::array<int, 4>, 4> first{};
+    islip_rounds<1>(4, first);
+    for (std::size_t in = 0; in < 4; ++in)
+        for (std::size_t out = 0; out < 4; ++out) CHECK(served[in][out] - first[in][out] == 25);
+    // A second iteration matches what the first left unmatched: 2 pairs in the first round.
+    std::array<std::array<int, 4>, 4> more{};
+    CHECK(islip_rounds<2>(1, more)[0] == 2);
+}
+
+TEST_CASE("Islip and SeparableSwitch in the kernel: same zero-load latency, both deliver every packet") {
+    using Net = Fabric<Torus<2>, DorTieSplit<>>;
+    const Net net{Torus<2>{{4, 4}}};
+    CycleConfig cfg;
+    cfg.warmup = 0;
+    cfg.measure = 2000;
+    const std::vector<TraceMessage> one{{0, 0, 10, 4}};  // node 0 to node 10: 4 hops on the 4 x 4 torus
+    CycleSimulator<Net> separable(net, cfg);
+    CycleSimulator<Net, Islip<1>> islip(net, cfg);
+    const auto a = separable.run_trace(one), b = islip.run_trace(one);
+    CHECK(a.packets_delivered == 1);
+    CHECK(b.packets_delivered == 1);
+    CHECK(a.latency.mean == b.latency.mean);
+    CHECK(a.latency.mean == doctest::Approx(5 * 4 + 4 * 1 + 4 - 1));  // (h + 1) P + h L + S - 1, h = 4, P = 4, L = 1
+    const auto loaded = simulate_cycles(net, UniformTraffic(16), 0.3, PacketSizes::fixed(4), cfg, Islip<1>{});
+    CHECK(loaded.drained);
+    CHECK(loaded.measured_delivered == loaded.measured_packets);
+    CHECK(loaded.out_of_order == 0);
+    CHECK(loaded.accepted == doctest::Approx(loaded.offered).epsilon(0.05));
+}
+
+TEST_CASE("InputBuffers: a ring per VC, front masks in index order, an overflow named") {
+    cycle::InputBuffers<2, 2> in;  // 2 network ports + injection, 2 VCs
+    in.reset(2, 2);
+    const auto iv = in.index(1, 1, 0);
+    CHECK(in.node_of(iv) == 1);
+    CHECK(in.port_of(iv) == 1);
+    CHECK(in.vc_of(iv) == 0);
+    CHECK_FALSE(in.any_front(1));
+    CHECK(in.push(iv, cycle::Flit{7, 0, 1}));
+    CHECK_FALSE(in.push(iv, cycle::Flit{7, 1, 1}));
+    CHECK_THROWS_WITH_AS(in.push(iv, cycle::Flit{7, 2, 1}), doctest::Contains("buffer overflow at node 1 port 1 vc 0"),
+                         std::logic_error);
+    in.mark(in.index(1, 2, 1), true);  // the injection port's VC 1
+    in.mark(in.index(1, 0, 1), true);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> fronts;
+    in.for_each_front(1, [&](std::uint32_t port, std::uint32_t vc) { fronts.emplace_back(port, vc); });
+    CHECK(fronts == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}, {1, 0}, {2, 1}});
+    CHECK(in.front(iv).index == 0);
+    in.pop(iv);
+    CHECK(in.front(iv).index == 1);
+    CHECK(in.buffered() == 1);
+    in.pop(iv);
+    CHECK_FALSE(in.has_front(iv));
+    CHECK_FALSE(in.any_front(0));
+}
+
+TEST_CASE("OutputQueues: first in, first out per queue; ports with flits visited once each") {
+    cycle::OutputQueues<3, 2> out;
+    out.reset(1, 0);
+    CHECK_FALSE(out.enabled());
+    CHECK(out.size() == 0);
+    out.reset(2, 2);
+    const std::size_t q = (1 * 3 + 2) * 2 + 1;  // node 1, port 2, vc 1
+    out.push(1, q, cycle::Flit{3, 0, 0}, 10);
+    out.push(1, q, cycle::Flit{3, 1, 0}, 11);
+    out.push(1, (1 * 3 + 2) * 2, cycle::Flit{4, 0, 0}, 12);
+    out.push(1, (1 * 3 + 0) * 2, cycle::Flit{5, 0, 0}, 13);
+    CHECK(out.full(q));
+    CHECK(out.node_flits(1) == 4);
+    CHECK(out.wake(1) == 0);  // never later than it was
+    std::vector<std::uint32_t> ports;
+    out.for_each_port(1, [&](std::uint32_t p) { ports.push_back(p); });
+    CHECK(ports == std::vector<std::uint32_t>{0, 2});
+    CHECK(out.front_ready(q) == 10);
+    CHECK(out.pop(1, q, 20).index == 0);
+    CHECK(out.since(q) == 20);
+    CHECK(out.front(q).index == 1);
+    CHECK(out.queued() == 3);
+}
+
+TEST_CASE("LinkFailures: a failure breaks both directions once; a restore mends them") {
+    cycle::LinkFailures f;
+    CHECK_FALSE(f.active());
+    f.fail(2, 5);
+    f.restore(2, 9);
+    f.reset(8);
+    auto reverse = [](std::size_t c) { return c ^ 1U; };
+    std::vector<std::uint32_t> failed;
+    for (std::uint64_t now = 0; now < 12; ++now) {
+        f.step(now, reverse, [&](std::uint32_t c) { failed.push_back(c); });
+        const bool down = now >= 5 && now < 9;
+        CHECK(f.broken(2) == down);
+        CHECK(f.broken(3) == down);
+    }
+    CHECK(failed == std::vector<std::uint32_t>{2});
+    CHECK(f.any());
+    CHECK(f.scheduled());
+}
+
+TEST_CASE("BernoulliArrivals: the rate of successes is p, and p = 1 succeeds every cycle") {
+    Random rng(3);
+    cycle::BernoulliArrivals half(4, 0.25);
+    std::uint64_t successes = 0;
+    for (std::uint64_t now = 0; now < 40000; ++now)
+        half.step(now, rng, [](std::uint32_t n) { return n != 2; }, [&](std::uint32_t n) {
+            CHECK(n != 2);
+            ++successes;
+        });
+    CHECK(static_cast<double>(successes) / (3 * 40000.0) == doctest::Approx(0.25).epsilon(0.02));
+    cycle::BernoulliArrivals always(2, 1.0);
+    std::uint64_t every = 0;
+    for (std::uint64_t now = 0; now < 10; ++now) always.step(now, rng, [](std::uint32_t) { return true; }, [&](std::uint32_t) { ++every; });
+    CHECK(every == 20);
+    const std::vector<TraceMessage> unsorted{{5, 0, 1, 1}, {4, 1, 0, 1}};
+    CHECK_THROWS_AS(cycle::validate_trace(unsorted, 2), config_error);
+    CHECK(cycle::validate_trace(std::vector<TraceMessage>{{0, 0, 1, 3}, {1, 1, 0, 9}}, 2) == 9);
+}
+
+namespace {
+struct FramedFlow {
+    [[nodiscard]] constexpr std::uint32_t frame_data_slots() const { return 3; }
+    [[nodiscard]] constexpr std::uint32_t frame_credit_slots() const { return 2; }
+};
+}  // namespace
+
+TEST_CASE("Framing: data slots 0-2 of every 5 cycles; a framed link ticks at slot 3") {
+    const FramedFlow flow;
+    using Fr = cycle::Framing<FramedFlow>;
+    CHECK(Fr::frame(flow) == 5);
+    CHECK(Fr::next_data_slot(flow, 2) == 2);
+    CHECK(Fr::next_data_slot(flow, 3) == 5);
+    CHECK(Fr::next_data_slot(flow, 4) == 5);
+    CHECK(Fr::next_data_slot(flow, 11) == 11);
+}
+
+TEST_CASE("Watchdog: looks every patience / 4 cycles; finds a cycle of waits, not a chain") {
+    cycle::Watchdog w;
+    w.reset(40);
+    int looks = 0;
+    for (int c = 0; c < 100; ++c) looks += w.due() ? 1 : 0;
+    CHECK(looks == 10);
+    CHECK(w.stuck(10, 50));
+    CHECK_FALSE(w.stuck(11, 50));
+    const auto chain = cycle::Watchdog::find(4, [](auto&& wait) {
+        wait(0, 1);
+        wait(1, 2);
+        wait(2, 3);
+    });
+    CHECK(chain.empty());
+    const auto loop = cycle::Watchdog::find(4, [](auto&& wait) {
+        wait(0, 1);
+        wait(1, 3);
+        wait(3, 1);
+    });
+    CHECK(loop == std::vector<std::uint32_t>{1, 3});
 }
 
 TEST_CASE("progress: off by default; when given, the callback sees the run advance") {

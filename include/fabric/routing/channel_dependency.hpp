@@ -24,6 +24,7 @@
 
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
+#include <fabric/core/graph.hpp>
 #include <fabric/core/ids.hpp>
 
 namespace fabric {
@@ -58,39 +59,6 @@ struct DependencyReport {
 };
 
 namespace detail {
-
-/// Cycle search over an adjacency list, iterative (no recursion depth limit).
-constexpr std::vector<std::uint32_t> find_cycle(const std::vector<std::vector<std::uint32_t>>& adj) {
-    const std::size_t n = adj.size();
-    std::vector<std::uint8_t> colour(n, 0);  // 0 new, 1 on stack, 2 done
-    std::vector<std::uint32_t> parent(n, 0);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // vertex, next edge
-    for (std::uint32_t root = 0; root < n; ++root) {
-        if (colour[root] != 0) continue;
-        stack.push_back({root, 0});
-        colour[root] = 1;
-        while (!stack.empty()) {
-            auto& [v, next] = stack.back();
-            if (next < adj[v].size()) {
-                const std::uint32_t w = adj[v][next++];
-                if (colour[w] == 0) {
-                    colour[w] = 1;
-                    parent[w] = v;
-                    stack.push_back({w, 0});
-                } else if (colour[w] == 1) {
-                    std::vector<std::uint32_t> cycle{w};
-                    for (std::uint32_t u = v; u != w; u = parent[u]) cycle.push_back(u);
-                    std::reverse(cycle.begin() + 1, cycle.end());
-                    return cycle;
-                }
-            } else {
-                colour[v] = 2;
-                stack.pop_back();
-            }
-        }
-    }
-    return {};
-}
 
 /// The virtual channels of each link of T, by its class.
 template <Topology T>

@@ -8,17 +8,37 @@
 //   slot_pool.hpp    pools of packets and messages indexed by slot
 //   ring_queue.hpp   source queues
 //   reassembly.hpp   messages put back together; packets overtaking per pair
-//   allocators.hpp   separable round-robin VC and switch allocation
-//   simulator.hpp    the router pipeline, output queues, failures, watchdog, runs
+//   allocators.hpp   the round-robin VC allocator
+//   switch_allocators.hpp  switch allocator policies: SeparableSwitch, Islip<I>
+//   requirements.hpp what the kernel asks of a fabric type; the one-sentence errors
+//   input_buffers.hpp input VCs: state, flit rings, front masks
+//   output_queues.hpp output queues between switch and link
+//   injection.hpp    Bernoulli arrivals, traces, source queues
+//   failures.hpp     link failures and restores, broken-channel flags
+//   framing.hpp      framed links (data and credit slots)
+//   watchdog.hpp     the deadlock watchdog's cadence and wait-for cycle search
+//   network.hpp      a run's state and how flits move between routers
+//   router.hpp       the router pipeline and the link stage
+//   simulator.hpp    CycleSimulator: runs (Bernoulli, traces), failures, watchdog, results
 #pragma once
 
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
+#include <fabric/sim/cycle/failures.hpp>
+#include <fabric/sim/cycle/framing.hpp>
+#include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/network.hpp>
+#include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
+#include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
+#include <fabric/sim/cycle/router.hpp>
 #include <fabric/sim/cycle/simulator.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
+#include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/watchdog.hpp>

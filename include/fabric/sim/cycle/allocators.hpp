@@ -1,11 +1,7 @@
-// The router's allocators, separable and round robin (BookSim's defaults):
-//  - VC allocation: among the heads asking for one free output VC this cycle,
-//    the input VC nearest at or after the output VC's pointer wins; the pointer
-//    then moves just past the winner.
-//  - Switch allocation, output stage: after each input port has put forward one
-//    of its VCs (round robin from the port's own pointer, done where requests are
-//    gathered), each output port grants the requesting input port nearest at or
-//    after its pointer, and both pointers move past the pair granted.
+// The router's VC allocator, round robin (BookSim's default): among the heads
+// asking for one free output VC this cycle, the input VC nearest at or after the
+// output VC's pointer wins; the pointer then moves just past the winner. (The
+// switch allocators are policies: switch_allocators.hpp.)
 // Indices are whatever the caller uses; the allocators only compare distances on
 // a ring of `span` entries.
 #pragma once
@@ -50,33 +46,6 @@ struct RoundRobinVcAllocator {
             owner[ov] = static_cast<std::uint32_t>(best);
             pointer[ov] = static_cast<std::uint32_t>(best + 1);
             grant(best);
-        }
-    }
-};
-
-template <std::uint32_t Ports>
-struct RoundRobinSwitchOutputStage {
-    /// choice[input port]: the VC it puts forward, or no_port; out_of(input port):
-    /// the output port that VC wants; pointer: per output port. Calls
-    /// grant(input port, output port) for each pair matched and moves the output's
-    /// pointer just past the input granted.
-    template <class OutOf, class Grant>
-    static void allocate(const std::uint32_t (&choice)[Ports], OutOf&& out_of, std::uint32_t* pointer, Grant&& grant) {
-        std::uint32_t winner[Ports];
-        for (std::uint32_t out = 0; out < Ports; ++out) winner[out] = no_port;
-        for (std::uint32_t port = 0; port < Ports; ++port) {
-            if (choice[port] == no_port) continue;
-            const std::uint32_t out = out_of(port);
-            const std::uint32_t rr = pointer[out];
-            const std::uint32_t w = winner[out];
-            if (w == no_port || (port >= rr ? port - rr : port + Ports - rr) < (w >= rr ? w - rr : w + Ports - rr))
-                winner[out] = port;
-        }
-        for (std::uint32_t out = 0; out < Ports; ++out) {
-            const std::uint32_t port = winner[out];
-            if (port == no_port) continue;
-            grant(port, out);
-            pointer[out] = port + 1 == Ports ? 0 : port + 1;
         }
     }
 };

@@ -1,0 +1,122 @@
+// Where the cycle kernel's packets come from: a Bernoulli process per node (or a
+// trace), and per node its source queues, into which packets are dealt message
+// by message. A source queue is unbounded: what it holds was created but not yet
+// injected, which is how an offered load above saturation shows.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/sim/cycle/ring_queue.hpp>
+#include <fabric/sim/workload.hpp>
+
+namespace fabric::cycle {
+
+/// A Bernoulli trial per node per cycle with success probability `p`, drawn as
+/// geometric gaps between successes: one random draw per packet, not one per
+/// node-cycle.
+class BernoulliArrivals {
+public:
+    BernoulliArrivals(std::uint32_t nodes, double p)
+        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), next_(nodes, never) {}
+
+    /// Calls create(node) for each node whose trial succeeds at cycle `now`.
+    /// At the first call, draws the first success of every node for which
+    /// sends(node) holds.
+    template <class Sends, class Create>
+    void step(std::uint64_t now, Random& rng, Sends&& sends, Create&& create) {
+        if (first_) {
+            first_ = false;
+            if (p_ > 0)
+                for (std::uint32_t n = 0; n < next_.size(); ++n)
+                    if (sends(n)) next_[n] = gap(rng) - 1;
+        }
+        for (std::uint32_t n = 0; n < next_.size(); ++n) {
+            if (next_[n] != now) continue;
+            create(n);
+            next_[n] = now + gap(rng);
+        }
+    }
+
+    /// Cycles from one success to the next: 1 + a geometric number of failures.
+    std::uint64_t gap(Random& rng) const {
+        if (p_ >= 1) return 1;
+        const double u = 1.0 - rng.uniform();  // (0, 1]
+        const double g = std::floor(std::log(u) / log_miss_);
+        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(g) + 1;
+    }
+
+private:
+    static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
+    double p_, log_miss_;
+    std::vector<std::uint64_t> next_;
+    bool first_ = true;
+};
+
+/// Checks a trace for a network of `nodes` nodes (nodes in range, 1 to 65535
+/// flits, sorted by cycle); returns its largest message.
+inline std::uint32_t validate_trace(std::span<const TraceMessage> trace, std::uint32_t nodes) {
+    std::uint32_t largest = 1;
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        const auto& m = trace[i];
+        detail::require(m.source < nodes && m.destination < nodes, "trace message ", i,
+                        " names a node out of range; valid: 0 to ", nodes - 1);
+        detail::require(m.flits >= 1 && m.flits <= 65535, "trace message ", i, " needs 1 to 65535 flits");
+        detail::require(i == 0 || trace[i - 1].cycle <= m.cycle, "trace messages must be sorted by cycle (message ", i,
+                        ")");
+        largest = std::max(largest, m.flits);
+    }
+    return largest;
+}
+
+/// Per node, `queues` source queues of packet ids (one per injection VC);
+/// messages are dealt to a node's queues in turn.
+class SourceQueues {
+public:
+    void reset(std::uint32_t nodes, std::uint32_t queues) {
+        queues_ = queues;
+        rings_.assign(static_cast<std::size_t>(nodes) * queues, RingQueue<std::uint32_t>{});
+        next_.assign(nodes, 0);
+        packets_ = 0;
+    }
+    /// The queue of `node` that takes its next message.
+    std::uint32_t deal(std::uint32_t node) {
+        const std::uint32_t q = next_[node];
+        next_[node] = q + 1 == queues_ ? 0 : q + 1;
+        return q;
+    }
+    /// Appends packet `id`; returns whether it is the front now.
+    bool push(std::uint32_t node, std::uint32_t q, std::uint32_t id) {
+        auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
+        ring.push(id);
+        ++packets_;
+        return ring.size() == 1;
+    }
+    [[nodiscard]] std::uint32_t front(std::uint32_t node, std::uint32_t q) const {
+        return rings_[static_cast<std::size_t>(node) * queues_ + q].front();
+    }
+    /// Removes the front packet; returns whether the queue is empty now.
+    bool pop(std::uint32_t node, std::uint32_t q) {
+        auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
+        ring.pop();
+        --packets_;
+        return ring.empty();
+    }
+    /// Packets waiting in all source queues.
+    [[nodiscard]] std::uint64_t packets() const { return packets_; }
+
+private:
+    std::uint32_t queues_ = 1;
+    std::vector<RingQueue<std::uint32_t>> rings_;
+    std::vector<std::uint32_t> next_;
+    std::uint64_t packets_ = 0;
+};
+
+}  // namespace fabric::cycle

@@ -1,0 +1,391 @@
+// The state of a cycle-kernel run and how flits move between routers: input
+// buffers, flow-control state per (channel, VC), output queues, links and their
+// events (arrivals, feedback), packets and their routes, link failures, and the
+// counters of the run. The router pipeline (router.hpp) and the simulator
+// (simulator.hpp) build on it; see simulator.hpp for the timing model.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <fabric/concepts/fabric.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/flow/traits.hpp>
+#include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/event_wheel.hpp>
+#include <fabric/sim/cycle/failures.hpp>
+#include <fabric/sim/cycle/framing.hpp>
+#include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/input_buffers.hpp>
+#include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/output_queues.hpp>
+#include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/reassembly.hpp>
+#include <fabric/sim/cycle/result.hpp>
+#include <fabric/sim/cycle/slot_pool.hpp>
+#include <fabric/sim/statistics.hpp>
+
+namespace fabric::cycle {
+
+template <CycleKernelFabric Fab>
+class Network {
+protected:
+    using T = typename Fab::topology_type;
+    using R = typename Fab::routing_type;
+    using F = typename Fab::flow_type;
+    static constexpr std::uint32_t P = static_cast<std::uint32_t>(T::ports_per_node);  // network ports
+    static constexpr std::uint32_t LOCAL = P;                                          // injection / ejection
+    static constexpr std::uint32_t NP = P + 1;
+    static constexpr std::uint32_t V = static_cast<std::uint32_t>(max_virtual_channels_v<T>);
+    static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::uint32_t protocol_flits = flow_traits<F>::protocol_flits;
+    static constexpr bool needs_packet_size = flow_traits<F>::needs_packet_size;
+    using Frames = Framing<F>;
+
+    struct Arrival {
+        std::uint32_t ivc;  // where it arrives; the link it crosses is that input's upstream channel
+        Flit flit;
+    };
+    struct Feedback {
+        std::uint32_t sender;  // channel * V + vc
+        std::uint64_t value;
+    };
+
+    Network(const Fab& fabric, CycleConfig config)
+        : fab_(fabric), cfg_((config.validate(), std::move(config))), links_(fabric.topology(), cfg_) {
+        detail::require(cfg_.injection_queues <= V, "this fabric's links have ", V,
+                        " virtual channels, so a node takes at most ", V,
+                        " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
+        nodes_ = static_cast<std::uint32_t>(fab_.topology().node_count());
+        buffer_ = fab_.flow().buffer_flits();
+        const std::uint64_t frame = Frames::frame(fab_.flow());
+        const std::uint64_t longest = std::max<std::uint64_t>(
+            cfg_.pipeline.switch_allocation + cfg_.pipeline.switch_traversal + links_.max_latency() +
+                links_.max_serialisation() * (protocol_flits + 1) + 2 * frame,
+            fab_.flow().feedback_delay());
+        wheel_size_ = EventWheel<Arrival>::horizon_for(longest);
+    }
+
+    void reset() {
+        // Route slots hold the longest route; detours round failed links may be longer.
+        max_hops_ = static_cast<std::uint32_t>(R::max_hops(fab_.topology()));
+        if constexpr (requires { R::max_detour_hops(fab_.topology()); })
+            if (failures_.scheduled()) max_hops_ = static_cast<std::uint32_t>(R::max_detour_hops(fab_.topology()));
+        in_.reset(nodes_, buffer_);
+        owner_.assign(in_.size(), none);
+        va_rr_.assign(in_.size(), 0);
+        const std::size_t channels = static_cast<std::size_t>(nodes_) * P;
+        sender_.assign(channels * V, typename F::sender_vc{});
+        for (auto& s : sender_) fab_.flow().init(s);
+        receiver_.assign(channels * V, typename F::receiver_vc{});
+        port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        sent_in_window_.assign(channels, 0);
+        sources_.reset(nodes_, cfg_.injection_queues);
+        out_.reset(nodes_, cfg_.output_buffer_flits);
+        active_.clear();
+        active_.reserve(nodes_);
+        is_active_.assign(nodes_, 0);
+        wake_.assign(nodes_, 0);
+        arrivals_.reset(wheel_size_ - 1);
+        feedback_.reset(wheel_size_ - 1);
+        packets_.clear();
+        routes_.reset(max_hops_);
+        scratch_route_.resize(max_hops_ + 1);
+        latency_hist_ = {};
+        network_hist_ = {};
+        message_hist_ = {};
+        messages_.clear();
+        res_ = CycleResult{};
+        in_flight_links_ = 0;
+        buffered_ = 0;
+        failures_.reset(channels);
+        reorder_ = ReorderTracker(nodes_);
+    }
+
+    /// Router n has work from cycle `when` on (or earlier, if it already had).
+    void activate(std::uint32_t n, std::uint64_t when) {
+        wake_[n] = is_active_[n] ? std::min(wake_[n], when) : when;
+        if (!is_active_[n]) {
+            is_active_[n] = 1;
+            active_.push_back(n);
+        }
+    }
+
+    /// Writes the route of packet `id`, which has reached the head of its source
+    /// queue, into a route slot; slots are held only by packets in the network.
+    void write_route(std::uint32_t id) {
+        Packet& pk = packets_[id];
+        const T& topo = fab_.topology();
+        std::size_t len;
+        if constexpr (requires(std::span<const std::uint8_t> b) {
+                          fab_.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, scratch_route_.data(), b);
+                      }) {
+            len = failures_.any() ? fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
+                                                                scratch_route_.data(), failures_.flags())
+                                  : fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
+                                                                scratch_route_.data());
+        } else {
+            len = fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice, scratch_route_.data());
+        }
+        if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
+            len = 0;
+            ++res_.packets_unroutable;
+            mark_lost(pk);
+        }
+        pk.route_len = static_cast<std::uint16_t>(len);
+        pk.route_slot = routes_.take();
+        RouteStep* steps = routes_.steps(pk.route_slot);
+        for (std::size_t i = 0; i < len; ++i)
+            steps[i] = RouteStep{static_cast<std::uint16_t>(scratch_route_[i].port.value), scratch_route_[i].vc};
+    }
+
+    /// Input VC `ivc` starts passing on packet `id`, whose head is at hop `hop`
+    /// and at the front since `front_since`: it asks for the route's next port and VC.
+    void start_head(std::size_t ivc, std::uint32_t id, std::uint32_t hop, std::uint64_t front_since) {
+        InputVc& v = in_[ivc];
+        const Packet& pk = packets_[id];
+        if (hop >= pk.route_len) {
+            v.out_port = static_cast<std::uint16_t>(LOCAL);
+            v.out_vc = 0;
+        } else {
+            const RouteStep& s = routes_.step(pk.route_slot, hop);
+            v.out_port = s.port;
+            v.out_vc = s.vc;
+        }
+        v.state = VcState::waiting_vc;
+        v.packet = id;
+        v.ready = front_since + cfg_.pipeline.routing;
+        v.since = front_since;
+    }
+
+    /// The flit at the front of an input VC (network port or source queue).
+    [[nodiscard]] Flit front(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
+        if (port == LOCAL) {
+            const std::uint32_t id = sources_.front(node, vc);
+            return Flit{id, packets_[id].sent, 0};
+        }
+        return in_.front(in_.index(node, port, vc));
+    }
+
+    /// Flits and feedback due at `now` reach their receivers.
+    void deliver_events(std::uint64_t now) {
+        auto& fb = feedback_.due(now);
+        for (const Feedback& f : fb) {
+            fab_.flow().on_feedback(sender_[f.sender], f.value);
+            const auto node = static_cast<std::uint32_t>(f.sender / (static_cast<std::size_t>(P) * V));
+            wake_[node] = std::min(wake_[node], now);  // a blocked flit there may go now
+            if (out_.enabled()) out_.wake(node) = now;
+        }
+        fb.clear();
+        auto& arr = arrivals_.due(now);
+        for (const Arrival& a : arr) {
+            --in_flight_links_;
+            ++buffered_;
+            const std::uint32_t node = in_.node_of(a.ivc), port = in_.port_of(a.ivc), vc = in_.vc_of(a.ivc);
+            const bool first = in_.push(a.ivc, a.flit);
+            const std::size_t channel = static_cast<std::size_t>(node) * P + port;
+            const std::uint32_t up = links_.up(channel);
+            fab_.flow().on_arrive(receiver_[channel * V + vc],
+                                  [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
+            std::uint64_t wake = now;  // a body flit may go now
+            if (first) {
+                InputVc& v = in_[a.ivc];
+                if (v.state == VcState::idle) {
+                    start_head(a.ivc, a.flit.packet, a.flit.hop, now);
+                    wake = v.ready;  // a head can act once routed
+                } else {
+                    v.since = now;
+                }
+            } else {
+                wake = wake_[node];  // a flit behind others changes nothing
+            }
+            activate(node, wake);
+        }
+        arr.clear();
+    }
+
+    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint64_t value, std::uint64_t now) {
+        feedback_.schedule(now + fab_.flow().feedback_delay(),
+                           Feedback{static_cast<std::uint32_t>(static_cast<std::size_t>(channel) * V + vc), value});
+    }
+
+    /// At the start of every frame's credit slots each receiver sends its Credit.
+    void tick_receivers(std::uint64_t now) {
+        if constexpr (Frames::ticks) {
+            if (!Frames::credit_tick(fab_.flow(), now)) return;
+            for (std::size_t channel = 0; channel < static_cast<std::size_t>(nodes_) * P; ++channel) {
+                const std::uint32_t up = links_.up(channel);
+                if (up == none) continue;
+                for (std::uint32_t vc = 0; vc < V; ++vc)
+                    fab_.flow().tick(receiver_[channel * V + vc],
+                                     [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
+            }
+        } else {
+            (void)now;
+        }
+    }
+
+    /// Whether the flow control of sender (channel * V + vc) lets a flit go; the
+    /// flit (from `flit()`) is looked at only when the protocol or virtual
+    /// cut-through needs its packet's size.
+    template <class FlitOf>
+    [[nodiscard]] bool flow_allows(std::size_t sender, FlitOf&& flit) const {
+        const bool whole = cfg_.switching == Switching::virtual_cut_through;
+        if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[sender], false, 1, false);
+        const Flit f = flit();
+        return fab_.flow().can_send(sender_[sender], f.index == 0, packets_[f.packet].size, whole);
+    }
+
+    /// Puts flit `f` on the link of `channel`, VC `vc`, from cycle `leaves` on;
+    /// returns the cycle from which the link is free again.
+    std::uint64_t put_on_link(std::size_t channel, std::uint32_t vc, const Flit& f, std::uint64_t leaves) {
+        // Words the protocol puts before a head (Magic, Start), then the flit;
+        // each takes the next data slot of the link's frame.
+        std::uint64_t enter = Frames::next_data_slot(fab_.flow(), leaves);
+        if constexpr (protocol_flits > 0) {
+            if (f.index == 0)
+                for (std::uint32_t w = 0; w < protocol_flits; ++w)
+                    enter = Frames::next_data_slot(fab_.flow(), enter + links_.serialisation(channel));
+        }
+        fab_.flow().on_send(sender_[channel * V + vc]);
+        if (cfg_.in_window(enter)) ++sent_in_window_[channel];
+        const std::size_t target = in_.index(links_.down(channel), links_.down_port(channel), vc);
+        // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
+        arrivals_.schedule(enter + links_.serialisation(channel) - 1 + links_.latency(channel),
+                           Arrival{static_cast<std::uint32_t>(target),
+                                   Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
+        ++in_flight_links_;
+        return enter + links_.serialisation(channel);
+    }
+
+    void mark_lost(Packet& pk) {
+        if (pk.lost) return;
+        pk.lost = true;
+        ++res_.packets_lost;
+        if (pk.measured) ++res_.measured_lost;
+    }
+
+    /// Flit `index` of packet `id` is lost where a link failed, and so are the
+    /// flits behind it. Downstream, the flit before it becomes the packet's tail:
+    /// virtual channels that already passed it on are released now, the others
+    /// when it passes. A rare event: it scans every input VC.
+    void cut_packet(std::uint32_t id, std::uint32_t index) {
+        Packet& pk = packets_[id];
+        if (pk.cut != 0 || index == 0) return;  // already cut (at its first dropped flit), or nothing got across
+        pk.cut = static_cast<std::uint16_t>(index);
+        for (std::size_t iv = 0; iv < in_.size(); ++iv) {
+            InputVc& v = in_[iv];
+            if (v.packet != id || v.state == VcState::idle || v.count != 0 || v.last + 1 != index) continue;
+            const std::uint32_t node = in_.node_of(iv);
+            if (v.out_port != LOCAL) owner_[in_.index(node, v.out_port, v.out_vc)] = none;
+            v.state = VcState::idle;
+            activate(node, wake_[node]);
+        }
+    }
+
+    /// A flit of `id` is gone with a failed link (or arrives for a packet that lost one).
+    void drop_flit(std::uint32_t id) {
+        Packet& pk = packets_[id];
+        mark_lost(pk);
+        ++pk.dropped;
+        ++res_.flits_dropped;
+        if (pk.ejected + pk.dropped != pk.size) return;
+        if (cfg_.max_packet_flits) messages_.part_done(pk.message, pk.part, 0, false, res_, message_hist_);
+        release(id);
+    }
+
+    void release(std::uint32_t id) {
+        routes_.release(packets_[id].route_slot);
+        packets_.release(id);
+    }
+
+    /// The link of `channel` has just failed: flits on the wire are lost with it.
+    void link_failed(std::uint32_t channel, std::uint64_t now) {
+        for (auto& bucket : arrivals_.buckets()) {
+            std::size_t keep = 0;
+            for (const Arrival& a : bucket) {
+                if (failures_.broken(links_.up(static_cast<std::size_t>(in_.node_of(a.ivc)) * P + in_.port_of(a.ivc)))) {
+                    --in_flight_links_;
+                    cut_packet(a.flit.packet, a.flit.index);
+                    drop_flit(a.flit.packet);
+                } else {
+                    bucket[keep++] = a;
+                }
+            }
+            bucket.resize(keep);
+        }
+        const std::uint32_t node = channel / P, far = links_.down(channel);
+        activate(node, now);
+        activate(far, now);
+        if (out_.enabled()) out_.wake(node) = out_.wake(far) = now;
+    }
+
+    /// The last flit of a packet, or a flit of one, leaves the network at router n at cycle `at`.
+    void eject(std::uint32_t n, const Flit& f, Packet& pk, std::uint64_t at) {
+        if (pk.lost) {  // the rest of a packet that lost a flit: discarded here, already reported
+            drop_flit(f.packet);
+            return;
+        }
+        ++res_.flits_ejected;
+        if (cfg_.in_window(at)) ++res_.flits_ejected_in_window;
+        if (f.index != pk.ejected) ++res_.out_of_order;
+        ++pk.ejected;
+        if (pk.ejected + pk.dropped < pk.size) return;
+        ++res_.packets_delivered;
+        if (n != pk.dst) ++res_.misdelivered;
+        if (cfg_.track_reorder) reorder_.arrived(pk.src, pk.dst, pk.sequence, res_);
+        if (pk.measured) {
+            ++res_.measured_delivered;
+            res_.measured_hops += pk.route_len;
+            latency_hist_.add(at - pk.created);
+            network_hist_.add(at - pk.injected);
+        }
+        if (cfg_.max_packet_flits) messages_.part_done(pk.message, pk.part, at, true, res_, message_hist_);
+        release(f.packet);
+    }
+
+    /// Flits on links, in input buffers and in output queues (the unsent flits of
+    /// source queues were never injected).
+    [[nodiscard]] std::uint64_t count_in_flight() const { return in_flight_links_ + in_.buffered() + out_.queued(); }
+
+    const Fab& fab_;
+    CycleConfig cfg_;
+    Links links_;
+    std::uint32_t nodes_ = 0;
+    std::uint32_t max_hops_ = 0;
+    std::uint32_t buffer_ = 0;
+    std::uint64_t wheel_size_ = 1;
+    InputBuffers<P, V> in_;
+    std::vector<std::uint32_t> owner_;  // per output VC (an input VC index): the input VC holding it
+    std::vector<std::uint32_t> va_rr_;
+    std::vector<typename F::sender_vc> sender_;      // per (channel, vc)
+    std::vector<typename F::receiver_vc> receiver_;  // per (channel, vc)
+    std::vector<std::uint64_t> port_free_;           // per (node, port incl. local): the switch output is free from
+    std::vector<std::uint64_t> sent_in_window_;      // per channel
+    SourceQueues sources_;
+    OutputQueues<P, V> out_;
+    std::vector<std::uint32_t> active_;  // routers with a front flit or a queued one
+    std::vector<std::uint8_t> is_active_;
+    std::vector<std::uint64_t> wake_;  // per router: the first cycle at which stepping it can change anything
+    LinkFailures failures_;
+    EventWheel<Arrival> arrivals_;
+    EventWheel<Feedback> feedback_;
+    SlotPool<Packet> packets_;
+    MessageTable messages_;   // with max_packet_flits
+    ReorderTracker reorder_;  // with track_reorder
+    RouteStore routes_;
+    std::vector<Hop> scratch_route_;
+    LatencyHistogram latency_hist_, network_hist_, message_hist_;
+    CycleResult res_;  // counted into as the run goes
+    std::uint64_t in_flight_links_ = 0;
+    std::uint64_t buffered_ = 0;
+};
+
+}  // namespace fabric::cycle
