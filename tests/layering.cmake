@@ -1,6 +1,6 @@
 # The layers of include/fabric run one way:
 #   core -> concepts -> topology, link, flow, routing, mapping -> composition, systems
-#   -> sim -> collective, fault -> the umbrella (fabric.hpp, fwd.hpp)
+#   -> sim -> collective, fault -> the umbrella (fabric.hpp)
 # A header may include its own layer or lower ones, never a higher one; and the
 # umbrella reaches every header. Run as: cmake -DINCLUDE_DIR=<dir with fabric/> -P layering.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -19,7 +19,7 @@ function(layer_of header out)
     set(rank 4)
   elseif(top MATCHES "^(collective|fault)$")
     set(rank 5)
-  elseif(top MATCHES "^(fabric\\.hpp|fwd\\.hpp)$")
+  elseif(top MATCHES "^fabric\\.hpp$")
     set(rank 6)
   else()
     message(FATAL_ERROR "layering: ${header} is in no layer; add its folder to tests/layering.cmake")
@@ -56,7 +56,7 @@ while(frontier)
   endforeach()
 endwhile()
 foreach(header IN LISTS headers)
-  if(NOT header IN_LIST reached AND NOT header STREQUAL "fwd.hpp")
+  if(NOT header IN_LIST reached)
     string(APPEND problems "  ${header} is not reached from fabric.hpp\n")
   endif()
 endforeach()

@@ -21,6 +21,7 @@
 #include <fabric/core/error.hpp>
 #include <fabric/flow/credit.hpp>
 #include <fabric/routing/channel_dependency.hpp>
+#include <fabric/routing/vc_levels.hpp>
 
 namespace fabric {
 
@@ -43,7 +44,7 @@ namespace detail {
 
 enum class fabric_rule : std::uint8_t { ok, not_a_topology, routing_does_not_fit, not_a_routing_policy, too_few_vcs,
                                         not_a_flow_control, flow_cannot_drive_link, too_large_to_check,
-                                        vc_out_of_range, cyclic };
+                                        vc_out_of_range, cyclic, levels_unnamed };
 
 template <class F>
 struct drives_link {
@@ -103,10 +104,17 @@ consteval std::size_t compile_time_check_cost() {
 }
 
 /// Policies that assign virtual channels so that a level strictly increases
-/// along every route are deadlock free by construction; the others are checked.
+/// along every route are deadlock free by construction (routing/vc_levels.hpp);
+/// the others are checked.
 template <class R>
 constexpr bool deadlock_free_by_construction() {
-    if constexpr (requires { R::vc_levels_increase; }) return R::vc_levels_increase;
+    return ClaimsVcLevels<R>;
+}
+
+/// Whether R claims increasing levels without saying what they are.
+template <class R>
+constexpr bool claims_levels_unnamed() {
+    if constexpr (requires { R::vc_levels_increase; }) return R::vc_levels_increase && !ClaimsVcLevels<R>;
     else return false;
 }
 
@@ -120,6 +128,8 @@ consteval fabric_rule first_broken_rule() {
         return fabric_rule::routing_does_not_fit;
     } else if constexpr (!RoutingPolicyFor<R, T>) {
         return fabric_rule::not_a_routing_policy;
+    } else if constexpr (claims_levels_unnamed<R>()) {
+        return fabric_rule::levels_unnamed;
     } else if constexpr (!enough_vcs<T, R>()) {
         return fabric_rule::too_few_vcs;
     } else if constexpr (!FlowControl<F>) {
@@ -146,7 +156,10 @@ class Fabric {
     static constexpr detail::fabric_rule broken = detail::first_broken_rule<Topo, Routing, Flow>();
     static_assert(broken != detail::fabric_rule::not_a_topology,
                   "fabric: the first parameter of Fabric must model fabric::Topology (node_count, neighbour, "
-                  "link_class, distance, diameter, links, ports_per_node)");
+                  "link_class, links, ports_per_node; distance and diameter are optional: fabric::MetricTopology)");
+    static_assert(broken != detail::fabric_rule::levels_unnamed,
+                  "fabric: this routing policy claims vc_levels_increase but gives no static level(link_class, vc); "
+                  "define the levels so the claim can be checked (fabric::check_vc_levels), or drop the claim");
     static_assert(broken != detail::fabric_rule::routing_does_not_fit,
                   "fabric: this routing policy does not fit this topology; use a policy written for it (dimension "
                   "order on a Torus or Mesh, Direct or Indirect on PERCS)");

@@ -2,12 +2,12 @@
 // only what they use; tests/layering.cmake checks that this reaches every header.
 #pragma once
 
-#include <fabric/fwd.hpp>
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/core/random.hpp>
 #include <fabric/core/units.hpp>
+#include <fabric/core/graph.hpp>
 
 #include <fabric/concepts/collective.hpp>
 #include <fabric/concepts/flow_control.hpp>
@@ -15,6 +15,7 @@
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/concepts/traffic.hpp>
+#include <fabric/concepts/allocator.hpp>
 
 #include <fabric/link/apenet.hpp>
 #include <fabric/link/basic.hpp>
@@ -34,6 +35,7 @@
 #include <fabric/routing/percs.hpp>
 #include <fabric/routing/percs_modes.hpp>
 #include <fabric/routing/route.hpp>
+#include <fabric/routing/vc_levels.hpp>
 
 #include <fabric/flow/ack_window.hpp>
 #include <fabric/flow/apenet_credit.hpp>
@@ -63,10 +65,12 @@
 
 #include <fabric/sim/presets/apenet.hpp>
 #include <fabric/sim/presets/percs.hpp>
+#include <fabric/sim/presets/percs_loads.hpp>
 
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
 #include <fabric/collective/scu_global.hpp>
 
 #include <fabric/fault/lofamo.hpp>
+#include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_registers.hpp>

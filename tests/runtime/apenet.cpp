@@ -24,9 +24,9 @@ TEST_CASE("DNP Watchdog Register: every field at the bits of Table 3, and round 
         CHECK(l.encode() == 2U << (15 + 2 * d));
     }
     CHECK(DnpWatchdogRegister{.core = Status::sick}.encode() == 1U << 7);
-    CHECK(DnpWatchdogRegister{.current = lofamo::alarm}.encode() == 2U << 9);
-    CHECK(DnpWatchdogRegister{.voltage = lofamo::warning}.encode() == 1U << 11);
-    CHECK(DnpWatchdogRegister{.temperature = lofamo::alarm}.encode() == 2U << 13);
+    CHECK(DnpWatchdogRegister{.current = lofamo::sensor_alarm}.encode() == 2U << 9);
+    CHECK(DnpWatchdogRegister{.voltage = lofamo::sensor_warning}.encode() == 1U << 11);
+    CHECK(DnpWatchdogRegister{.temperature = lofamo::sensor_alarm}.encode() == 2U << 13);
     CHECK(DnpWatchdogRegister{.lifama_busy = true}.encode() == 1U << 31);
     // Round trips through every value of every field.
     for (std::uint32_t code = 0; code < 3; ++code)

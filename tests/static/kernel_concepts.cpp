@@ -11,6 +11,8 @@
 #include <fabric/flow/traits.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/percs.hpp>
+#include <fabric/routing/vc_levels.hpp>
+#include <fabric/sim/cycle.hpp>
 #include <fabric/systems/percs.hpp>
 #include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
@@ -58,6 +60,21 @@ using Unreversed = Fabric<NoReverse, own::ChordRouting<true>>;
 static_assert(FlowKernelFabric<Unreversed> && !CycleKernelFabric<Unreversed>);
 using Unhooked = Fabric<Torus<2>, DorTieSplit<>, Named>;
 static_assert(FlowKernelFabric<Unhooked> && !CycleKernelFabric<Unhooked>);
+
+// MetricTopology: distance and diameter, which no kernel needs.
+struct NoMetric : own::ChordRing<8> {
+    void distance() const = delete;
+};
+static_assert(MetricTopology<Torus<2>> && MetricTopology<PercsTopology>);
+static_assert(Topology<NoMetric> && CycleTopology<NoMetric> && !MetricTopology<NoMetric>);
+static_assert(CycleKernelFabric<Fabric<NoMetric, own::ChordRouting<true>>>);
+
+// SwitchAllocator: the two policies; a type without a stage is not one.
+static_assert(SwitchAllocator<SeparableSwitch> && SwitchAllocator<Islip<1>> && SwitchAllocator<Islip<3>>);
+static_assert(!SwitchAllocator<int> && !SwitchAllocator<Named>);
+
+// ClaimsVcLevels: the PERCS policies claim and name their levels; dimension order does not claim.
+static_assert(ClaimsVcLevels<Direct> && !ClaimsVcLevels<DorTieSplit<>>);
 
 // SeparableRings: the torus says so; the chord ring does not.
 static_assert(SeparableRings<Torus<3>> && SeparableRings<Mesh<2>>);

@@ -41,6 +41,14 @@ concept Topology = requires(const T& topo, NodeId node, PortId port) {
     { topo.node_count() } -> std::convertible_to<std::size_t>;
     { topo.neighbour(node, port) } -> std::same_as<NodeId>;
     { topo.link_class(node, port) } -> std::convertible_to<std::size_t>;
+};
+
+/// A topology that also knows its shortest distances (hops between two nodes)
+/// and its diameter. No kernel needs them; the laws the tests check (a minimal
+/// route's length is the distance, never past the diameter) and the dimension-
+/// order policies do.
+template <class T>
+concept MetricTopology = Topology<T> && requires(const T& topo, NodeId node) {
     { topo.distance(node, node) } -> std::convertible_to<std::size_t>;
     { topo.diameter() } -> std::convertible_to<std::size_t>;
 };

@@ -13,9 +13,10 @@
 namespace fabric::lofamo {
 
 enum class Status : std::uint8_t { normal = 0, sick = 1, broken = 2 };
-/// Sensor fields use warning and alarm for the same codes.
-inline constexpr Status warning = Status::sick;
-inline constexpr Status alarm = Status::broken;
+/// Sensor fields call the same codes warning and alarm (named sensor_* so that
+/// `using namespace fabric::lofamo` does not hide POSIX alarm()).
+inline constexpr Status sensor_warning = Status::sick;
+inline constexpr Status sensor_alarm = Status::broken;
 
 /// The six torus directions in the registers' order of Tables 3 and 6 (low bits first).
 enum class Direction : std::uint8_t { z_minus = 0, z_plus = 1, y_minus = 2, y_plus = 3, x_minus = 4, x_plus = 5 };

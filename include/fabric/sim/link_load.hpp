@@ -5,8 +5,9 @@
 // channel's load. From the loads come, per link class, the maximum load and the
 // throughput it allows: each task may inject at most bandwidth / max_load, so a
 // node of m tasks at m * bandwidth / max_load (the PERCS mapping paper's tau with
-// m = 4). A routing policy that can aggregate (add whole groups of pairs at once)
-// provides accumulate_loads and is called instead of the pair-by-pair walk.
+// m = 4). For a routing policy that can aggregate (add whole groups of pairs at
+// once) an aggregated_loads<R> specialisation is called instead of the pair-by-pair
+// walk (PERCS indirect routing: sim/presets/percs_loads.hpp).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,7 @@
 #include <fabric/core/ids.hpp>
 #include <fabric/core/units.hpp>
 #include <fabric/mapping/placement.hpp>
+#include <fabric/sim/presets/percs_loads.hpp>
 #include <fabric/topology/views.hpp>
 
 namespace fabric {
@@ -148,8 +150,9 @@ LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placeme
                     " nodes but the topology has ", topo.node_count());
     std::vector<double> loads(channel_slots(topo), 0.0);
     const auto& routing = fab.routing();
-    if constexpr (requires { routing.accumulate_loads(topo, pattern, placement, loads); }) {
-        routing.accumulate_loads(topo, pattern, placement, loads);
+    using R = typename Fab::routing_type;
+    if constexpr (requires { aggregated_loads<R>::accumulate(routing, topo, pattern, placement, loads); }) {
+        aggregated_loads<R>::accumulate(routing, topo, pattern, placement, loads);
     } else {
         const std::uint32_t* node_of = placement.nodes().data();
         double* load = loads.data();
