@@ -33,14 +33,17 @@ static_assert(DorTieSplit<Dateline>::vcs_required<Mesh<2>> == 1);
 static_assert(FlowControl<Credit>);
 static_assert(FlowControlFor<Credit, ApenetLink>);
 static_assert(!FlowControl<int>);
+static_assert(FlowControl<Synchronous> && !FlowControlFor<Synchronous, BasicLink<2>>);  // drives no packet link
 
 // Collectives.
 static_assert(CollectiveOn<DimensionWiseSum, Torus<4>>);
+static_assert(!CollectiveOn<DimensionWiseSum, PercsTopology> && !CollectiveOn<int, Torus<4>>);
 
 // Traffic patterns.
 static_assert(TrafficPattern<UniformTraffic> && TrafficPattern<HaloTraffic> && TrafficPattern<TransposeTraffic>);
 static_assert(TrafficPattern<TornadoTraffic> && TrafficPattern<BitComplementTraffic>);
 static_assert(TrafficPattern<RandomPermutationTraffic> && TrafficPattern<TrafficMatrix>);
+static_assert(!TrafficPattern<int> && !TrafficPattern<Torus<2>>);
 
 // Static extents: sizes and the deadlock check at compile time.
 using Static44 = Torus<2, BasicLink<2>, StaticExtents<4, 4>>;

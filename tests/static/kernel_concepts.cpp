@@ -56,6 +56,7 @@ using Net = Fabric<Torus<2>, DorTieSplit<>>;
 static_assert(FabricType<Net> && FlowKernelFabric<Net> && CycleKernelFabric<Net>);
 static_assert(CycleKernelFabric<PercsFabric<Direct>>);
 static_assert(!FabricType<int> && !FabricType<Torus<2>>);
+static_assert(!FlowKernelFabric<int> && !FlowKernelFabric<Torus<2>>);
 using Unreversed = Fabric<NoReverse, own::ChordRouting<true>>;
 static_assert(FlowKernelFabric<Unreversed> && !CycleKernelFabric<Unreversed>);
 using Unhooked = Fabric<Torus<2>, DorTieSplit<>, Named>;
