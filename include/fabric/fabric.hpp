@@ -23,6 +23,7 @@
 #include <fabric/link/qcdoc_scu.hpp>
 
 #include <fabric/topology/benes.hpp>
+#include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
@@ -31,6 +32,7 @@
 #include <fabric/routing/benes_looping.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/percs.hpp>
 #include <fabric/routing/percs_modes.hpp>

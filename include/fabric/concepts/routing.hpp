@@ -10,6 +10,9 @@
 // A policy declares which topologies it fits (R::fits<T>) and how many virtual
 // channels it needs (R::vcs_required<T>: one number for every link class, or a
 // std::array with one number per class), so that a fabric is checked when formed.
+// Optional: for_each_turn(topo, f(from_hop, to_hop)) names each distinct
+// dependency its routes create, once; the deadlock check then builds its graph
+// from it (linear in the dependencies) instead of walking every pair's routes.
 #pragma once
 
 #include <concepts>

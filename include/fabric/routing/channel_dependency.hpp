@@ -7,7 +7,9 @@
 // class (a topology may give its classes different counts); a route that names a
 // VC its link does not have is reported, not folded onto another channel. The
 // check is constexpr: for a topology with static sizes a fabric runs it at
-// compile time.
+// compile time. The graph comes from the policy's for_each_turn when it has one
+// (its distinct dependencies, each once), else from every pair's routes; each
+// edge is kept once, so memory is linear in channels x VCs plus distinct edges.
 //
 // Topologies whose routes can only close a cycle within one ring of one
 // dimension (a k-ary n-cube under a dimension-separable policy) say so with the
@@ -96,23 +98,43 @@ constexpr DependencyReport full_dependency_check(const T& topo, const R& routing
         return static_cast<std::uint32_t>(channel_index<T>(h.node, h.port) * stride + h.vc);
     };
     DependencyReport report;
-    const auto n = static_cast<std::uint32_t>(topo.node_count());
-    for (std::uint32_t s = 0; s < n && !report.vc_out_of_range; ++s) {
-        for (std::uint32_t d = 0; d < n && !report.vc_out_of_range; ++d) {
-            routing.for_each_route(topo, NodeId{s}, NodeId{d}, [&](std::span<const Hop> hops, double) {
-                for (std::size_t i = 0; i < hops.size(); ++i) {
-                    if (const std::size_t have = vcs.of(topo, hops[i]); hops[i].vc >= have) {
-                        if (!report.vc_out_of_range) {
-                            report.vc_out_of_range = true;
-                            report.bad_hop = VirtualChannel{hops[i].node, hops[i].port, hops[i].vc};
-                            report.bad_hop_vcs = have;
-                        }
-                        return;
+    // A hop on a VC its link lacks is reported, not counted.
+    auto in_range = [&](const Hop& h) {
+        const std::size_t have = vcs.of(topo, h);
+        if (h.vc < have) return true;
+        if (!report.vc_out_of_range) {
+            report.vc_out_of_range = true;
+            report.bad_hop = VirtualChannel{h.node, h.port, h.vc};
+            report.bad_hop_vcs = have;
+        }
+        return false;
+    };
+    // Each edge once: a channel's successors are few, so a scan of them is cheap
+    // and the graph's memory stays linear in its distinct edges.
+    auto depend = [&](const Hop& from, const Hop& to) {
+        auto& edges = adj[vertex(from)];
+        const std::uint32_t w = vertex(to);
+        if (std::find(edges.begin(), edges.end(), w) == edges.end()) edges.push_back(w);
+    };
+    if constexpr (requires { routing.for_each_turn(topo, [](const Hop&, const Hop&) {}); }) {
+        // The policy names its distinct dependencies: no walk over every pair's routes.
+        routing.for_each_turn(topo, [&](const Hop& from, const Hop& to) {
+            if (report.vc_out_of_range || !in_range(from) || !in_range(to)) return;
+            used[vertex(from)] = used[vertex(to)] = 1;
+            depend(from, to);
+        });
+    } else {
+        const auto n = static_cast<std::uint32_t>(topo.node_count());
+        for (std::uint32_t s = 0; s < n && !report.vc_out_of_range; ++s) {
+            for (std::uint32_t d = 0; d < n && !report.vc_out_of_range; ++d) {
+                routing.for_each_route(topo, NodeId{s}, NodeId{d}, [&](std::span<const Hop> hops, double) {
+                    for (std::size_t i = 0; i < hops.size(); ++i) {
+                        if (!in_range(hops[i])) return;
+                        used[vertex(hops[i])] = 1;
+                        if (i + 1 < hops.size()) depend(hops[i], hops[i + 1]);
                     }
-                    used[vertex(hops[i])] = 1;
-                    if (i + 1 < hops.size()) adj[vertex(hops[i])].push_back(vertex(hops[i + 1]));
-                }
-            });
+                });
+            }
         }
     }
     if (report.vc_out_of_range) {
@@ -120,8 +142,7 @@ constexpr DependencyReport full_dependency_check(const T& topo, const R& routing
         return report;
     }
     for (auto& edges : adj) {
-        std::sort(edges.begin(), edges.end());
-        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        std::sort(edges.begin(), edges.end());  // the same graph, searched the same way, however it was built
         report.dependencies += edges.size();
     }
     for (const auto u : used) report.channels += u;
