@@ -20,6 +20,7 @@
 #include <fabric/concepts/topology.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/routing/route.hpp>
 #include <fabric/link/basic.hpp>
 
 namespace own {
@@ -111,9 +112,7 @@ struct ChordRouting {
     }
     template <class T, class F>
     constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
-        for_each_route(t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
+        fabric::hops_of_routes(*this, t, src, dst, f);
     }
 };
 

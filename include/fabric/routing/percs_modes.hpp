@@ -81,9 +81,7 @@ public:
     }
     template <class F>
     void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
-        for_each_route(t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
+        hops_of_routes(*this, t, src, dst, f);
     }
 
     std::size_t select_route(const PercsTopology& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {

@@ -22,4 +22,15 @@ constexpr NodeId route_end(const T& topo, NodeId src, std::span<const Hop> hops)
     return at;
 }
 
+/// for_each_hop answered from for_each_route: f(node, port, fraction) for every
+/// hop of every route of the pair, with its route's fraction. For policies whose
+/// routes are cheap to build; a policy that splits traffic over many routes can
+/// give for_each_hop directly instead.
+template <class R, class T, class F>
+constexpr void hops_of_routes(const R& routing, const T& topo, NodeId src, NodeId dst, F&& f) {
+    routing.for_each_route(topo, src, dst, [&](std::span<const Hop> hops, double w) {
+        for (const Hop& h : hops) f(h.node, h.port, w);
+    });
+}
+
 }  // namespace fabric
