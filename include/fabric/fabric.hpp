@@ -76,3 +76,8 @@
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
+
+#include <fabric/experiment/estimate.hpp>
+#include <fabric/experiment/records.hpp>
+#include <fabric/experiment/saturation.hpp>
+#include <fabric/experiment/sweep.hpp>

@@ -41,6 +41,21 @@ struct LatencySummary {
     static LatencySummary of(const LatencyHistogram& h) {
         return {h.mean(), h.percentile(0.50), h.percentile(0.99), h.max(), h.bins()};
     }
+
+    /// Any percentile from the exact histogram: the smallest latency L such that
+    /// at least a fraction q of the packets took at most L cycles.
+    [[nodiscard]] std::uint64_t percentile(double q) const {
+        std::uint64_t count = 0;
+        for (const auto n : histogram) count += n;
+        if (count == 0) return 0;
+        const auto need = static_cast<std::uint64_t>(q * static_cast<double>(count) + 0.999999999);
+        std::uint64_t seen = 0;
+        for (std::size_t c = 0; c < histogram.size(); ++c) {
+            seen += histogram[c];
+            if (seen >= (need == 0 ? 1 : need)) return c;
+        }
+        return max;
+    }
 };
 
 struct CycleResult {

@@ -144,6 +144,9 @@ public:
     }
 
     [[nodiscard]] const CycleConfig& config() const { return cfg_; }
+    /// The seed of the next runs (every other setting stays): one simulator serves
+    /// several seeds of an experiment.
+    void reseed(std::uint64_t seed) { cfg_.seed = seed; }
 
 private:
     std::uint32_t channel_of(NodeId node, PortId port) const {
