@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Turns the CSV of `cycle_sim --sweep` into a latency-versus-offered-load PNG.
+"""Turns the CSV of `cycle_sim --sweep` (fabric::experiment::write_csv) into a
+latency-versus-offered-load PNG, with 95% confidence bars when the sweep ran
+several seeds per point.
 
-    cycle_sim --topology torus --dims 8,8 --sweep 0.02:0.5:0.02 > sweep.csv
+    cycle_sim --topology torus --dims 8,8 --sweep 0.02:0.5:0.02 --seeds 1,2,3 > sweep.csv
     tools/plot_sweep.py sweep.csv sweep.png [--title "8x8 torus, uniform"]
 
 Needs Debian's python3-matplotlib.
@@ -26,9 +28,12 @@ def main():
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=120)
     for path, label in zip(args.csv, labels):
         with open(path, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["saturated"] == "0"]
-        ax.plot([float(r["offered"]) for r in rows], [float(r["latency_mean"]) for r in rows], marker="o",
-                markersize=3, label=label)
+            rows = [r for r in csv.DictReader(f)
+                    if 2 * float(r["saturated_runs"]) <= float(r["runs"]) and float(r["deadlocked_runs"]) == 0]
+        ax.errorbar([float(r["offered[flits/cycle/node]"]) for r in rows],
+                    [float(r["latency_mean[cycles]"]) for r in rows],
+                    yerr=[float(r["latency_mean_ci95[cycles]"]) for r in rows], marker="o", markersize=3,
+                    capsize=2, label=label)
     ax.set_xlabel("offered load (flits/cycle/node)")
     ax.set_ylabel("mean packet latency (cycles)")
     ax.set_title(args.title)

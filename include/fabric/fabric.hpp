@@ -45,6 +45,7 @@
 #include <fabric/flow/synchronous.hpp>
 
 #include <fabric/mapping/grid.hpp>
+#include <fabric/mapping/named_pattern.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/mapping/placement.hpp>

@@ -14,6 +14,7 @@
 #include <fabric/experiment/records.hpp>
 #include <fabric/experiment/saturation.hpp>
 #include <fabric/experiment/sweep.hpp>
+#include <fabric/sim/cycle/result.hpp>
 
 namespace fabric::experiment {
 
@@ -45,6 +46,28 @@ inline nlohmann::json to_json(const Saturation& s) {
     j["lowest_unsustained"] = s.unsustained;
     j["saturation_accepted"] = s.at.accepted.mean;
     return j;
+}
+
+/// One run's figures: loads in flits/cycle/node, latencies in cycles (creation to
+/// tail ejection; network: from leaving the source queue), the conservation
+/// counts, and the deadlock report (null when none).
+inline nlohmann::json to_json(const CycleResult& r) {
+    return nlohmann::json{{"offered", r.offered},
+                          {"accepted", r.accepted},
+                          {"latency_mean", r.latency.mean},
+                          {"latency_p50", r.latency.p50},
+                          {"latency_p99", r.latency.p99},
+                          {"latency_max", r.latency.max},
+                          {"network_latency_mean", r.network_latency.mean},
+                          {"hops_mean", r.hops_mean},
+                          {"cycles", r.cycles},
+                          {"saturated", r.saturated},
+                          {"drained", r.drained},
+                          {"measured_packets", r.measured_packets},
+                          {"flits_injected", r.flits_injected},
+                          {"flits_ejected", r.flits_ejected},
+                          {"flits_in_flight", r.flits_in_flight},
+                          {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace fabric::experiment

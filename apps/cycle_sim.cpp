@@ -1,0 +1,199 @@
+// cycle_sim: the flit-level cycle kernel on a k-ary n-cube from the command line
+// or a configuration file. One run (text or JSON), or a latency-load sweep with
+// several seeds per point (CSV or JSON with 95% confidence intervals).
+// Exit status: 0 done, 2 bad options or configuration, 3 deadlock.
+#include <cstdio>
+#include <iostream>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fabric/fabric.hpp>
+#include <fabric/experiment/json.hpp>
+
+#include "progress.hpp"
+#include "run_settings.hpp"
+
+namespace {
+using namespace fabric;
+using fabric_apps::RunSettings;
+
+PacketSizes packet_sizes(const std::string& s) {
+    const auto a = s.find(':'), b = s.rfind(':');
+    if (a == std::string::npos) return PacketSizes::fixed(static_cast<std::uint32_t>(std::stoul(s)));
+    detail::require(a != b, "packet: give N, or S:L:P (S flits with probability P, else L); got '", s, "'");
+    return PacketSizes::bimodal(static_cast<std::uint32_t>(std::stoul(s.substr(0, a))),
+                                static_cast<std::uint32_t>(std::stoul(s.substr(a + 1, b - a - 1))), std::stod(s.substr(b + 1)));
+}
+
+CycleConfig cycle_config(const RunSettings& s) {
+    detail::require(s.router_delay.size() == 4, "router_delay: four cycle counts (routing, VC allocation, switch "
+                    "allocation, switch traversal); got ", s.router_delay.size());
+    detail::require(s.switching == "wormhole" || s.switching == "vct", "switching: wormhole or vct; got '", s.switching, "'");
+    detail::require(!s.seeds.empty(), "seeds: at least one");
+    CycleConfig c;
+    c.warmup = s.warmup;
+    c.measure = s.measure;
+    c.watchdog = s.watchdog;
+    c.seed = s.seeds.front();
+    c.link_latency = s.link_latency;
+    c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
+    c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
+    c.on_progress = fabric_apps::terminal_progress();
+    return c;
+}
+
+template <class Sim>
+int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
+    const PacketSizes sizes = packet_sizes(s.packet);
+    if (!s.sweep.empty()) {
+        const auto a = s.sweep.find(':'), b = s.sweep.rfind(':');
+        detail::require(a != std::string::npos && a != b, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
+        const auto rates = experiment::loads(std::stod(s.sweep.substr(0, a)), std::stod(s.sweep.substr(a + 1, b - a - 1)),
+                                             std::stod(s.sweep.substr(b + 1)));
+        experiment::SweepSettings settings;
+        settings.seeds = s.seeds;
+        const auto curve = experiment::sweep(sim, pattern, rates, sizes, settings);
+        if (s.json) std::cout << experiment::to_json(std::span<const experiment::LoadPoint>(curve)).dump(1) << '\n';
+        else experiment::write_csv(std::cout, curve);
+        return 0;
+    }
+    const CycleResult r = sim.run(pattern, s.rate, sizes);
+    if (s.json) {
+        std::cout << experiment::to_json(r).dump(1) << '\n';
+    } else {
+        std::printf("offered %.4f accepted %.4f flits/cycle/node; latency mean %.2f p50 %llu p99 %llu cycles; "
+                    "hops %.2f; %s\n", r.offered, r.accepted, r.latency.mean,
+                    static_cast<unsigned long long>(r.latency.p50), static_cast<unsigned long long>(r.latency.p99),
+                    r.hops_mean, r.saturated ? "saturated" : "not saturated");
+        if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
+    }
+    return r.deadlock ? 3 : 0;
+}
+
+template <std::size_t Rank, Boundary B, std::size_t Vcs, TieRule Tie>
+int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
+    using T = KAryNCube<Rank, BasicLink<Vcs>, DynamicExtents, B>;
+    using Net = Fabric<T, DimensionOrder<Tie, std::conditional_t<Vcs == 1, NoDateline, Dateline>>>;
+    Credit flow;
+    flow.buffer_flits_per_vc = s.vc_buf;
+    flow.credit_delay = s.credit_delay;
+    const T topo(s.dims);
+    // One VC on a torus can deadlock: allowed here, so that the watchdog can show it.
+    const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);
+    if (s.allocator == "islip") {
+        CycleSimulator<Net, Islip<1>> sim(net, cycle_config(s));
+        return run(sim, s, pattern);
+    }
+    CycleSimulator<Net> sim(net, cycle_config(s));
+    return run(sim, s, pattern);
+}
+
+template <std::size_t Rank, Boundary B>
+int with_rank(const RunSettings& s, const NamedPattern& pattern) {
+    const bool positive = s.routing == "dor-positive";
+    if (s.vcs == 1) return positive ? with_fabric<Rank, B, 1, TieRule::positive>(s, pattern)
+                                    : with_fabric<Rank, B, 1, TieRule::split>(s, pattern);
+    return positive ? with_fabric<Rank, B, 2, TieRule::positive>(s, pattern) : with_fabric<Rank, B, 2, TieRule::split>(s, pattern);
+}
+
+template <Boundary B>
+int with_boundary(const RunSettings& s, const NamedPattern& pattern) {
+    switch (s.dims.size()) {
+        case 1: return with_rank<1, B>(s, pattern);
+        case 2: return with_rank<2, B>(s, pattern);
+        case 3: return with_rank<3, B>(s, pattern);
+        case 4: return with_rank<4, B>(s, pattern);
+        default: throw config_error(detail::message("fabric: dims: 1 to 4 extents; got ", s.dims.size()));
+    }
+}
+
+int simulate(const RunSettings& s) {
+    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus or mesh; got '", s.topology, "'");
+    detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: dor or dor-positive; got '", s.routing, "'");
+    detail::require(s.vcs == 1 || s.vcs == 2, "vcs: 1 or 2; got ", s.vcs);
+    detail::require(s.allocator == "separable" || s.allocator == "islip", "allocator: separable or islip; got '",
+                    s.allocator, "'");
+    const NamedPattern pattern = NamedPattern::make(s.pattern, s.dims, s.seeds.empty() ? 1 : s.seeds.front());
+    return s.topology == "torus" ? with_boundary<Boundary::wrap>(s, pattern) : with_boundary<Boundary::open>(s, pattern);
+}
+
+/// The settings of --config FILE, if the command line names one (read before the
+/// other options, which then override it).
+RunSettings base_settings(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        std::string file;
+        if (arg == "--config" && i + 1 < argc) file = argv[i + 1];
+        else if (arg.starts_with("--config=")) file = std::string(arg.substr(9));
+        if (file.empty()) continue;
+        std::ifstream in(file);
+        detail::require(in.good(), "--config: cannot read '", file, "'");
+        nlohmann::json j;
+        try {
+            in >> j;
+        } catch (const nlohmann::json::parse_error& e) {
+            throw config_error(detail::message("fabric: ", file, ": not JSON: ", e.what()));
+        }
+        return fabric_apps::settings_from(j, file);
+    }
+    return {};
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        RunSettings s = base_settings(argc, argv);
+        CLI::App app{"cycle_sim: the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order "
+                     "routing. Exit status: 0 done, 2 bad options or configuration, 3 deadlock."};
+        std::string config_file;
+        bool dump = false;
+        app.add_option("--config", config_file, "take the run from this JSON file (keys: the options' names, - as _); "
+                       "options given as well override it");
+        app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
+        app.add_option("--topology", s.topology, "torus or mesh")->capture_default_str();
+        app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->delimiter(',')->capture_default_str();
+        app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->capture_default_str();
+        app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->capture_default_str();
+        app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->capture_default_str();
+        app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
+        app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
+        app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection)")->capture_default_str();
+        app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
+        app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
+                       "run uses the first")->delimiter(',')->capture_default_str();
+        app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
+        app.add_option("--measure", s.measure, "measurement window, cycles")->capture_default_str();
+        app.add_option("--router-delay", s.router_delay, "R,VA,SA,ST: cycles of routing, VC allocation, switch "
+                       "allocation, switch traversal")->delimiter(',')->capture_default_str();
+        app.add_option("--link-latency", s.link_latency, "cycles per link")->capture_default_str();
+        app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->capture_default_str();
+        app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->capture_default_str();
+        app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->capture_default_str();
+        app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks, cycles")->capture_default_str();
+        app.add_flag("--json", s.json, "JSON output");
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::CallForHelp& e) {
+            return app.exit(e);
+        } catch (const CLI::ParseError& e) {
+            std::fprintf(stderr, "cycle_sim: %s\nusage: cycle_sim [options]; cycle_sim --help lists them\n", e.what());
+            return 2;
+        }
+        if (dump) {
+            std::cout << nlohmann::json(s).dump(1) << '\n';
+            return 0;
+        }
+        return simulate(s);
+    } catch (const config_error& e) {
+        std::fprintf(stderr, "%s\nusage: cycle_sim [options]; cycle_sim --help lists them\n", e.what());
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "fabric: a number could not be read (%s)\nusage: cycle_sim [options]\n", e.what());
+        return 2;
+    }
+}

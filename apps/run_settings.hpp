@@ -1,0 +1,55 @@
+// cycle_sim's run, as one value: every command-line option has a key of the same
+// name ('-' written '_') in the JSON file that --config reads and --dump-config
+// writes, so that a run can be kept, shared and repeated exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <fabric/core/error.hpp>
+
+namespace fabric_apps {
+
+struct RunSettings {
+    std::string topology = "torus";          // torus | mesh
+    std::vector<long long> dims{8, 8};       // extents, dimension 0 first
+    std::string routing = "dor";             // dor (ties split) | dor-positive
+    int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
+    std::uint32_t vc_buf = 8;                // flits per VC buffer
+    std::string packet = "1";                // N, or S:L:P (S flits with probability P, else L)
+    std::string pattern = "uniform";         // fabric::NamedPattern::names
+    double rate = 0.1;                       // offered load, flits/cycle/node
+    std::string sweep;                       // FROM:TO:STEP; empty: one run at `rate`
+    std::vector<std::uint64_t> seeds{1};     // a sweep's seeds per point; a single run uses the first
+    std::uint64_t warmup = 1000;             // cycles
+    std::uint64_t measure = 10000;           // cycles
+    std::vector<std::uint32_t> router_delay{1, 1, 1, 1};  // routing, VC alloc., switch alloc., traversal
+    std::uint32_t link_latency = 1;          // cycles
+    std::uint32_t credit_delay = 1;          // cycles
+    std::string switching = "wormhole";      // wormhole | vct
+    std::string allocator = "separable";     // separable | islip
+    std::uint64_t watchdog = 10000;          // cycles
+    bool json = false;                       // JSON output (else text, or CSV for a sweep)
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, pattern, rate,
+                                                sweep, seeds, warmup, measure, router_delay, link_latency,
+                                                credit_delay, switching, allocator, watchdog, json)
+
+/// The settings a configuration file gives; a key the settings do not have is
+/// an error (a misspelt key would otherwise be ignored silently).
+inline RunSettings settings_from(const nlohmann::json& j, const std::string& file) {
+    fabric::detail::require(j.is_object(), file, ": a configuration is a JSON object of settings");
+    const nlohmann::json known = RunSettings{};
+    for (const auto& [key, value] : j.items()) {
+        std::string valid;
+        for (const auto& [k, v] : known.items()) valid += (valid.empty() ? "" : ", ") + k;
+        fabric::detail::require(known.contains(key), file, ": unknown key '", key, "'; valid: ", valid);
+    }
+    return j.get<RunSettings>();
+}
+
+}  // namespace fabric_apps
