@@ -1,10 +1,10 @@
 // cycle_sim: the flit-level cycle kernel on a k-ary n-cube from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
 // several seeds per point (CSV or JSON with 95% confidence intervals).
-// Exit status: 0 done, 2 bad options or configuration, 3 deadlock.
+// Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
+// configuration files: apps/common/tool.hpp.
 #include <cstdio>
 #include <iostream>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -15,8 +15,9 @@
 #include <fabric/fabric.hpp>
 #include <fabric/experiment/json.hpp>
 
-#include "progress.hpp"
-#include "run_settings.hpp"
+#include "common/progress.hpp"
+#include "common/tool.hpp"
+#include "cycle_sim_settings.hpp"
 
 namespace {
 using namespace fabric;
@@ -122,78 +123,35 @@ int simulate(const RunSettings& s) {
     return s.topology == "torus" ? with_boundary<Boundary::wrap>(s, pattern) : with_boundary<Boundary::open>(s, pattern);
 }
 
-/// The settings of --config FILE, if the command line names one (read before the
-/// other options, which then override it).
-RunSettings base_settings(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        std::string file;
-        if (arg == "--config" && i + 1 < argc) file = argv[i + 1];
-        else if (arg.starts_with("--config=")) file = std::string(arg.substr(9));
-        if (file.empty()) continue;
-        std::ifstream in(file);
-        detail::require(in.good(), "--config: cannot read '", file, "'");
-        nlohmann::json j;
-        try {
-            in >> j;
-        } catch (const nlohmann::json::parse_error& e) {
-            throw config_error(detail::message("fabric: ", file, ": not JSON: ", e.what()));
-        }
-        return fabric_apps::settings_from(j, file);
-    }
-    return {};
-}
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        RunSettings s = base_settings(argc, argv);
-        CLI::App app{"cycle_sim: the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order "
-                     "routing. Exit status: 0 done, 2 bad options or configuration, 3 deadlock."};
-        std::string config_file;
-        bool dump = false;
-        app.add_option("--config", config_file, "take the run from this JSON file (keys: the options' names, - as _); "
-                       "options given as well override it");
-        app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
-        app.add_option("--topology", s.topology, "torus or mesh")->capture_default_str();
-        app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->delimiter(',')->capture_default_str();
-        app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->capture_default_str();
-        app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->capture_default_str();
-        app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->capture_default_str();
-        app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
-        app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
-        app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection)")->capture_default_str();
-        app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
-        app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
-                       "run uses the first")->delimiter(',')->capture_default_str();
-        app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
-        app.add_option("--measure", s.measure, "measurement window, cycles")->capture_default_str();
-        app.add_option("--router-delay", s.router_delay, "R,VA,SA,ST: cycles of routing, VC allocation, switch "
-                       "allocation, switch traversal")->delimiter(',')->capture_default_str();
-        app.add_option("--link-latency", s.link_latency, "cycles per link")->capture_default_str();
-        app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->capture_default_str();
-        app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->capture_default_str();
-        app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->capture_default_str();
-        app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks, cycles")->capture_default_str();
-        app.add_flag("--json", s.json, "JSON output");
-        try {
-            app.parse(argc, argv);
-        } catch (const CLI::CallForHelp& e) {
-            return app.exit(e);
-        } catch (const CLI::ParseError& e) {
-            std::fprintf(stderr, "cycle_sim: %s\nusage: cycle_sim [options]; cycle_sim --help lists them\n", e.what());
-            return 2;
-        }
-        if (dump) {
-            std::cout << nlohmann::json(s).dump(1) << '\n';
-            return 0;
-        }
-        return simulate(s);
-    } catch (const config_error& e) {
-        std::fprintf(stderr, "%s\nusage: cycle_sim [options]; cycle_sim --help lists them\n", e.what());
-        return 2;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "fabric: a number could not be read (%s)\nusage: cycle_sim [options]\n", e.what());
-        return 2;
-    }
+    return fabric_apps::run_tool<RunSettings>(
+        argc, argv, "cycle_sim",
+        "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing; a deadlock "
+        "exits with status 3.",
+        [](CLI::App& app, RunSettings& s) {
+            app.add_option("--topology", s.topology, "torus or mesh")->capture_default_str();
+            app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->delimiter(',')->capture_default_str();
+            app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->capture_default_str();
+            app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->capture_default_str();
+            app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->capture_default_str();
+            app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
+            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
+            app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection)")->capture_default_str();
+            app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
+            app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
+                           "run uses the first")->delimiter(',')->capture_default_str();
+            app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
+            app.add_option("--measure", s.measure, "measurement window, cycles")->capture_default_str();
+            app.add_option("--router-delay", s.router_delay, "R,VA,SA,ST: cycles of routing, VC allocation, switch "
+                           "allocation, switch traversal")->delimiter(',')->capture_default_str();
+            app.add_option("--link-latency", s.link_latency, "cycles per link")->capture_default_str();
+            app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->capture_default_str();
+            app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->capture_default_str();
+            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->capture_default_str();
+            app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->capture_default_str();
+            app.add_flag("--json", s.json, "JSON output");
+        },
+        simulate);
 }

@@ -5,12 +5,13 @@
 //   torus, tie always positive   + channels k/8 + 1/4, - channels k/8 - 1/4
 //   mesh                         bisection channels k/4
 //
-//   torus_loads [--csv | --json]
+//   torus_loads [--format table|csv|json]   (options and configuration files: apps/common/tool.hpp)
 #include <fabric/fabric.hpp>
+
+#include "common/tool.hpp"
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -55,18 +56,16 @@ void add_rows(std::vector<Row>& rows, long long k) {
                     uniform_loads<R, Boundary::open, fabric::DorTieSplit<>>(k).max_load()});
 }
 
-}  // namespace
+struct Settings {
+    std::string format = "table";  // table | csv | json
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, format)
 
-int main(int argc, char** argv) {
-    enum class Format { table, csv, json } format = Format::table;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--csv") == 0) format = Format::csv;
-        else if (std::strcmp(argv[i], "--json") == 0) format = Format::json;
-        else {
-            std::fprintf(stderr, "usage: %s [--csv | --json]\n", argv[0]);
-            return 2;
-        }
-    }
+int loads(const Settings& s) {
+    fabric::detail::require(s.format == "table" || s.format == "csv" || s.format == "json",
+                            "format: table, csv or json; got '", s.format, "'");
+    enum class Format { table, csv, json };
+    const Format format = s.format == "csv" ? Format::csv : s.format == "json" ? Format::json : Format::table;
     std::vector<Row> rows;
     add_rows<1>(rows, 8);
     add_rows<2>(rows, 8);
@@ -103,4 +102,17 @@ int main(int argc, char** argv) {
             break;
     }
     return all_match ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return fabric_apps::run_tool<Settings>(
+        argc, argv, "torus_loads",
+        "busiest-channel loads of tori and meshes under uniform traffic and dimension-order routing, from the "
+        "flow-level kernel, beside the textbook values (status 1 if one differs).",
+        [](CLI::App& app, Settings& s) {
+            app.add_option("--format", s.format, "table, csv or json")->capture_default_str();
+        },
+        loads);
 }

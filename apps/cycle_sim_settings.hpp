@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fabric/core/error.hpp>
 
 namespace fabric_apps {
 
@@ -38,18 +37,5 @@ struct RunSettings {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, switching, allocator, watchdog, json)
-
-/// The settings a configuration file gives; a key the settings do not have is
-/// an error (a misspelt key would otherwise be ignored silently).
-inline RunSettings settings_from(const nlohmann::json& j, const std::string& file) {
-    fabric::detail::require(j.is_object(), file, ": a configuration is a JSON object of settings");
-    const nlohmann::json known = RunSettings{};
-    for (const auto& [key, value] : j.items()) {
-        std::string valid;
-        for (const auto& [k, v] : known.items()) valid += (valid.empty() ? "" : ", ") + k;
-        fabric::detail::require(known.contains(key), file, ": unknown key '", key, "'; valid: ", valid);
-    }
-    return j.get<RunSettings>();
-}
 
 }  // namespace fabric_apps

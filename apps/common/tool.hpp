@@ -1,0 +1,102 @@
+// What every command-line tool of fabric shares: its settings are one value, a
+// struct that nlohmann-json can read and write (NLOHMANN_DEFINE_TYPE_*), whose
+// fields the tool binds to CLI11 options. Then
+//   --help           lists every option with its default;
+//   --config FILE    takes the settings from a JSON file (a key the settings do
+//                    not have is an error); options given as well override it;
+//   --dump-config    prints the settings this command line implies and stops;
+// and the exit status is the tool's own, 0 for --help and --dump-config, 2 for
+// bad options or a bad configuration (with a fabric: message).
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fabric/core/error.hpp>
+
+namespace fabric_apps {
+
+/// The settings a configuration file gives; keys must be the settings' own.
+template <class Settings>
+Settings settings_from(const nlohmann::json& j, const std::string& file) {
+    fabric::detail::require(j.is_object(), file, ": a configuration is a JSON object of settings");
+    const nlohmann::json known = Settings{};
+    for (const auto& [key, value] : j.items()) {
+        std::string valid;
+        for (const auto& [k, v] : known.items()) valid += (valid.empty() ? "" : ", ") + k;
+        fabric::detail::require(known.contains(key), file, ": unknown key '", key, "'; valid: ", valid);
+    }
+    try {
+        return j.get<Settings>();
+    } catch (const nlohmann::json::exception& e) {
+        throw fabric::config_error(fabric::detail::message("fabric: ", file, ": ", e.what()));
+    }
+}
+
+/// The settings of --config FILE when the command line names one, else the defaults.
+template <class Settings>
+Settings base_settings(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        std::string file;
+        if (arg == "--config" && i + 1 < argc) file = argv[i + 1];
+        else if (arg.starts_with("--config=")) file = std::string(arg.substr(9));
+        if (file.empty()) continue;
+        std::ifstream in(file);
+        fabric::detail::require(in.good(), "--config: cannot read '", file, "'");
+        nlohmann::json j;
+        try {
+            in >> j;
+        } catch (const nlohmann::json::parse_error& e) {
+            throw fabric::config_error(fabric::detail::message("fabric: ", file, ": not JSON: ", e.what()));
+        }
+        return settings_from<Settings>(j, file);
+    }
+    return Settings{};
+}
+
+/// Runs tool `name`: bind(app, settings) declares its options on the settings'
+/// fields, body(settings) does the work and returns the exit status.
+template <class Settings, class Bind, class Body>
+int run_tool(int argc, char** argv, const std::string& name, const std::string& description, Bind&& bind, Body&& body) {
+    const std::string usage = "usage: " + name + " [options]; " + name + " --help lists them\n";
+    try {
+        Settings s = base_settings<Settings>(argc, argv);
+        CLI::App app{name + ": " + description + " Exit status: 0 done, 2 bad options or configuration."};
+        std::string config_file;
+        bool dump = false;
+        app.add_option("--config", config_file,
+                       "take the settings from this JSON file (keys: the options' names, - as _); options given "
+                       "as well override it");
+        app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
+        bind(app, s);
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::CallForHelp& e) {
+            return app.exit(e);
+        } catch (const CLI::ParseError& e) {
+            std::fprintf(stderr, "%s: %s\n%s", name.c_str(), e.what(), usage.c_str());
+            return 2;
+        }
+        if (dump) {
+            std::cout << nlohmann::json(s).dump(1) << '\n';
+            return 0;
+        }
+        return body(static_cast<const Settings&>(s));
+    } catch (const fabric::config_error& e) {
+        std::fprintf(stderr, "%s\n%s", e.what(), usage.c_str());
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "fabric: a number could not be read (%s)\n%s", e.what(), usage.c_str());
+        return 2;
+    }
+}
+
+}  // namespace fabric_apps

@@ -1,0 +1,157 @@
+// Task mapping on PERCS (Chakaravarthy et al., "Mapping Strategies for the PERCS
+// Architecture"): throughput of a mapping, from the flow-level kernel.
+//
+// With no --supernodes: Tables I (Halo, direct) and IV (Transpose, direct) of the
+// paper for n_s = 32, our value beside the paper's in every cell, with the
+// bottleneck link class (exit status 1 if any cell differs). With --supernodes:
+// one configuration, as text or JSON. Options and configuration files:
+// apps/common/tool.hpp.
+#include <fabric/fabric.hpp>
+#include <fabric/mapping/percs_mappings.hpp>
+#include <fabric/systems/percs.hpp>
+
+#include "common/tool.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace fabric;
+
+struct Settings {
+    std::uint32_t supernodes = 0;  // n_s; 0: the paper's tables
+    std::uint32_t dlinks = 1;      // n_d, D links between each pair of supernodes
+    std::string pattern = "halo";  // halo | transpose | alltoall
+    std::string mapping = "default";
+    std::string routing = "direct";  // direct | indirect
+    std::string grid;                // PxQ tasks; empty: the default grid
+    std::uint64_t seed = 1;          // for the random mappings
+    bool json = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, supernodes, dlinks, pattern, mapping, routing, grid, seed, json)
+
+LinkLoads evaluate(const PercsTopology& t, TaskGrid grid, const std::string& pattern, const Placement& placement,
+                   const std::string& routing) {
+    auto with = [&](const auto& net) {
+        if (pattern == "halo")
+            return link_load(net, HaloTraffic(Grid{static_cast<long long>(grid.cols), static_cast<long long>(grid.rows)}),
+                             placement);
+        if (pattern == "transpose") return link_load(net, TransposeTraffic(grid.rows, grid.cols), placement);
+        return link_load(net, UniformTraffic(grid.size(), UniformTraffic::Self::excluded), placement);
+    };
+    if (routing == "direct") return with(PercsFabric<Direct>{t});
+    return with(PercsFabric<Indirect>{t});
+}
+
+void print_json(const LinkLoads& loads) {
+    const auto& c = loads.classes();
+    std::printf("{\"throughput\": %.6f, \"bottleneck\": \"%s\", \"tau\": {\"LL\": %.6f, \"LR\": %.6f, \"D\": %.6f}, "
+                "\"max_load\": {\"LL\": %.9g, \"LR\": %.9g, \"D\": %.9g}}\n",
+                loads.throughput(), std::string(c[loads.bottleneck()].link_name).c_str(), c[0].throughput,
+                c[1].throughput, c[2].throughput, c[0].max_load, c[1].max_load, c[2].max_load);
+}
+
+struct PaperCell {
+    double value;
+    const char* bottleneck;
+};
+
+/// Prints the table and returns how many of its cells differ from the paper's
+/// (value, rounded as the paper prints it, or bottleneck class).
+std::size_t print_table(const char* title, const std::string& pattern, const std::vector<PercsMapping>& mappings,
+                 const std::vector<std::vector<PaperCell>>& paper) {
+    std::printf("%s\n", title);
+    std::printf("%-5s", "n_d");
+    for (const auto m : mappings) std::printf(" | %-22s", std::string(percs_mapping_names[static_cast<int>(m)]).c_str());
+    std::printf("\n%-5s", "");
+    for (std::size_t i = 0; i < mappings.size(); ++i) std::printf(" | %-10s %-11s", "paper", "ours");
+    std::printf("\n");
+    const std::vector<std::uint32_t> nds{1, 2, 4, 8, 16};
+    std::size_t differ = 0;
+    for (std::size_t r = 0; r < nds.size(); ++r) {
+        std::printf("%-5u", nds[r]);
+        const PercsTopology t(32, nds[r]);
+        const auto grid = default_task_grid(4096);
+        for (std::size_t m = 0; m < mappings.size(); ++m) {
+            const auto loads = evaluate(t, grid, pattern, percs_placement(t, grid, mappings[m]), "direct");
+            const auto rounded = static_cast<long long>(std::nearbyint(loads.throughput()));
+            const std::string bottleneck(loads.classes()[loads.bottleneck()].link_name);
+            const std::string ours = std::to_string(rounded) + " (" + bottleneck + ")";
+            differ += rounded != static_cast<long long>(paper[m][r].value) || bottleneck != paper[m][r].bottleneck;
+            const std::string theirs =
+                std::to_string(static_cast<long long>(paper[m][r].value)) + " (" + paper[m][r].bottleneck + ")";
+            std::printf(" | %-10s %-11s", theirs.c_str(), ours.c_str());
+        }
+        std::printf("\n");
+    }
+    std::printf("\n");
+    return differ;
+}
+
+int tables() {
+    std::printf("PERCS mapping study, n_s = 32 (4096 tasks on a 64 x 64 grid), GB/s per node.\n"
+                "The paper prints whole numbers (2.5 shows as 2); ours are rounded the same way.\n\n");
+    using enum PercsMapping;
+    std::size_t differ = print_table("Table I: Halo, direct routing", "halo", {def, drawer_seq, sn_seq, modcolor},
+                                     {{{2, "D"}, {5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}},
+                                      {{5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}, {80, "D"}},
+                                      {{10, "D"}, {20, "D"}, {40, "D"}, {80, "D"}, {160, "D"}},
+                                      {{20, "D"}, {40, "D"}, {64, "LR"}, {107, "LR"}, {160, "LR"}}});
+    differ += print_table("Table IV: Transpose, direct routing", "transpose", {sn_seq, hybrid},
+                          {{{2, "D"}, {5, "D"}, {10, "D"}, {20, "D"}, {40, "D"}},
+                           {{20, "D"}, {40, "D"}, {80, "D"}, {80, "LR"}, {80, "LR"}}});
+    constexpr std::size_t cells = 4 * 5 + 2 * 5;
+    std::printf("%zu of %zu cells match the paper (value and bottleneck class)\n", cells - differ, cells);
+    return differ == 0 ? 0 : 1;
+}
+
+int one(const Settings& s) {
+    if (s.supernodes == 0) return tables();
+    detail::require(s.dlinks >= 1, "dlinks must be positive");
+    detail::require(s.pattern == "halo" || s.pattern == "transpose" || s.pattern == "alltoall",
+                    "pattern: halo, transpose or alltoall; got '", s.pattern, "'");
+    detail::require(s.routing == "direct" || s.routing == "indirect", "routing: direct or indirect; got '", s.routing, "'");
+    const PercsTopology t(s.supernodes, s.dlinks);
+    TaskGrid grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
+    if (!s.grid.empty()) {
+        const auto x = s.grid.find('x');
+        detail::require(x != std::string::npos, "grid: PxQ, for example 64x64; got '", s.grid, "'");
+        grid = TaskGrid{std::stoul(s.grid.substr(0, x)), std::stoul(s.grid.substr(x + 1))};
+        detail::require(grid.rows >= 1 && grid.cols >= 1, "grid: P and Q must be positive");
+    }
+    const auto placement = percs_placement(t, grid, parse_percs_mapping(s.mapping), s.seed);
+    const auto loads = evaluate(t, grid, s.pattern, placement, s.routing);
+    if (s.json) {
+        print_json(loads);
+        return 0;
+    }
+    std::printf("throughput %.3f GB/s per node, bottleneck %s\n", loads.throughput(),
+                std::string(loads.classes()[loads.bottleneck()].link_name).c_str());
+    for (const auto& c : loads.classes())
+        std::printf("  %-2s max load %-10.6g tau %.3f GB/s\n", std::string(c.link_name).c_str(), c.max_load,
+                    c.throughput);
+    return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    return fabric_apps::run_tool<Settings>(
+        argc, argv, "percs_mapping",
+        "throughput of a task mapping on PERCS from the flow-level kernel (Chakaravarthy et al.); without "
+        "--supernodes, the paper's Tables I and IV beside ours (status 1 if a cell differs).",
+        [](CLI::App& app, Settings& s) {
+            app.add_option("--supernodes", s.supernodes, "n_s; 0 prints the paper's tables")->capture_default_str();
+            app.add_option("--dlinks", s.dlinks, "n_d, D links between each pair of supernodes")->capture_default_str();
+            app.add_option("--pattern", s.pattern, "halo, transpose or alltoall")->capture_default_str();
+            app.add_option("--mapping", s.mapping, "default, node-seq, node-rnd, drawer-seq, drawer-rnd, sn-seq, "
+                           "sn-rnd, modcolor, row, column, hybrid")->capture_default_str();
+            app.add_option("--routing", s.routing, "direct or indirect")->capture_default_str();
+            app.add_option("--grid", s.grid, "PxQ task grid (default: the most square grid of all tasks)");
+            app.add_option("--seed", s.seed, "seed of the random mappings")->capture_default_str();
+            app.add_flag("--json", s.json, "JSON output");
+        },
+        one);
+}
