@@ -50,7 +50,10 @@ struct VirtualChannel {
 
 }  // namespace fabric
 
+// Ids hash by value (hidden from the API reference, which cannot place std::hash).
+/** \cond */
 template <class Tag>
 struct std::hash<fabric::detail::strong_id<Tag>> {
     std::size_t operator()(fabric::detail::strong_id<Tag> id) const noexcept { return id.value; }
 };
+/** \endcond */
