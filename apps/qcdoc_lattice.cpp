@@ -8,7 +8,7 @@
 #include <fabric/collective/scu_global.hpp>
 #include <fabric/sim/scu_link.hpp>
 
-#include "common/cli.hpp"
+#include "common/tool.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,21 +48,23 @@ Iteration iteration(const std::vector<long long>& local, const std::vector<std::
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-    const fabric_examples::Cli cli(argc, argv, {"local", "partition", "global"}, {},
-                                   "usage: qcdoc_lattice [--local 4,4,4,4] [--partition 8,4,4,8] "
-                                   "[--global 16,16,16,32]\n");
-    const auto local = cli.has("local") ? cli.list("local") : std::vector<long long>{4, 4, 4, 4};
-    std::vector<std::uint32_t> partition{8, 4, 4, 8};
-    if (cli.has("partition")) {
-        partition.clear();
-        for (const auto n : cli.list("partition")) partition.push_back(static_cast<std::uint32_t>(n));
-    }
-    if (local.size() != 4 || partition.size() != 4) cli.fail("--local and --partition need 4 extents");
-    for (const auto x : local)
-        if (x < 1) cli.fail("--local extents must be at least 1");
-    for (const auto x : partition)
-        if (x < 1) cli.fail("--partition extents must be at least 1");
+namespace {
+struct Settings {
+    std::vector<long long> local{4, 4, 4, 4};            // sites per node
+    std::vector<std::uint32_t> partition{8, 4, 4, 8};    // nodes
+    std::vector<long long> global{16, 16, 16, 32};       // sites, for the hard-scaling table
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, local, partition, global)
+
+int lattice(const Settings& s) {
+    const auto& local = s.local;
+    const auto& partition = s.partition;
+    const auto& global = s.global;
+    fabric::detail::require(local.size() == 4 && partition.size() == 4 && global.size() == 4,
+                            "--local, --partition and --global need 4 extents each");
+    for (const auto x : local) fabric::detail::require(x >= 1, "--local extents must be at least 1");
+    for (const auto x : partition) fabric::detail::require(x >= 1, "--partition extents must be at least 1");
+    for (const auto x : global) fabric::detail::require(x >= 1, "--global extents must be at least 1");
 
     const auto it = iteration(local, partition);
     std::printf("One CG iteration, local volume %lldx%lldx%lldx%lld on a %ux%ux%ux%u partition (500 MHz):\n",
@@ -71,8 +73,6 @@ int main(int argc, char** argv) {
     std::printf("  global sum (doubled): %.2f us; x2\n", it.sum_ns / 1e3);
     std::printf("  communication per iteration: %.2f us\n\n", it.total_ns / 1e3);
 
-    const auto global = cli.has("global") ? cli.list("global") : std::vector<long long>{16, 16, 16, 32};
-    if (global.size() != 4) cli.fail("--global needs 4 extents");
     std::printf("Hard scaling: the %lldx%lldx%lldx%lld lattice on partitions of the 1024-node machine\n",
                 global[0], global[1], global[2], global[3]);
     std::printf("%8s %14s %14s %12s %12s %14s\n", "nodes", "partition", "local", "halo us", "sum us", "comm/iter us");
@@ -86,12 +86,26 @@ int main(int argc, char** argv) {
             l[d] = global[d] / p[d];
         }
         if (!fits) continue;
-        const auto s = iteration(l, p);
+        const auto r = iteration(l, p);
         char part[32], loc[32];
         std::snprintf(part, sizeof part, "%ux%ux%ux%u", p[0], p[1], p[2], p[3]);
         std::snprintf(loc, sizeof loc, "%lldx%lldx%lldx%lld", l[0], l[1], l[2], l[3]);
-        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], part, loc, s.halo_ns / 1e3,
-                    s.sum_ns / 1e3, s.total_ns / 1e3);
+        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], part, loc, r.halo_ns / 1e3,
+                    r.sum_ns / 1e3, r.total_ns / 1e3);
     }
     return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    return fabric_apps::run_tool<Settings>(
+        argc, argv, "qcdoc_lattice",
+        "the communication of one conjugate-gradient iteration of lattice QCD on QCDOC (halo exchange and global "
+        "sums), and its hard scaling.",
+        [](CLI::App& app, Settings& s) {
+            app.add_option("--local", s.local, "local volume, sites per node (4 extents)")->delimiter(',')->capture_default_str();
+            app.add_option("--partition", s.partition, "partition, nodes (4 extents)")->delimiter(',')->capture_default_str();
+            app.add_option("--global", s.global, "global lattice for the hard-scaling table (4 extents)")->delimiter(',')->capture_default_str();
+        },
+        lattice);
 }
