@@ -59,7 +59,7 @@ int saturation(const Settings& s) {
         for (const Row& r : rows)
             out["rows"].push_back({{"pattern", r.pattern}, {"bound", r.bound}, {"saturation", r.saturation},
                                    {"fraction", r.saturation / r.bound}});
-        std::cout << out.dump(1) << '\n';
+        std::cout << out.dump() << '\n';
         return 0;
     }
     std::printf("8x8 torus, DOR + dateline, 2 VCs x 8 flits, %u-flit packets (flits/cycle/node)\n\n", s.packet);
