@@ -11,15 +11,16 @@
 //                  routing: reassembly at the destination, its reorder depth, latency
 //   --cau          a global sum of two double-complex values on the CAU against a
 //                  software tree, latency per operation for growing systems
-// With no option: all three, d up to 1.
+// With none of them: all, d up to 1. Options and configuration files:
+// apps/common/tool.hpp; a progress line on a terminal.
 #include <fabric/collective/cau.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
-#include "common/cli.hpp"
 #include "common/progress.hpp"
+#include "common/tool.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
                      std::uint64_t window) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.on_progress = fabric_examples::print_progress;
+    cfg.on_progress = fabric_apps::terminal_progress();
     cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;
@@ -52,22 +53,25 @@ struct Complex2 {
         return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
     }
 };
-}  // namespace
 
-int main(int argc, char** argv) {
-    const fabric_examples::Cli cli(argc, argv, {"alltoall", "d", "warmup", "window"}, {"hotspot", "messages", "cau"},
-                                   "usage: percs_packet [--alltoall D | --d LIST] [--hotspot] [--messages] [--cau] [--warmup CYCLES] "
-                                   "[--window CYCLES]\n");
-    const bool all =
-        !cli.has("alltoall") && !cli.has("d") && !cli.flag("hotspot") && !cli.flag("messages") && !cli.flag("cau");
-    const auto warmup = static_cast<std::uint64_t>(cli.integer("warmup", 5000));
-    const auto window = static_cast<std::uint64_t>(cli.integer("window", 4000));
-    if (window < 1) cli.fail("--window needs at least 1 cycle");
-    std::vector<long long> ds;
-    if (cli.has("d")) ds = cli.list("d");
-    for (long long d = 1; d <= (cli.has("alltoall") ? cli.integer("alltoall") : all ? 1 : 0); ++d) ds.push_back(d);
-    for (const long long d : ds)
-        if (d < 1 || d > 16) cli.fail("d (D links per hub) runs from 1 to 16");
+struct Settings {
+    std::uint32_t alltoall = 0;  // all-to-all for d = 1 .. alltoall
+    std::vector<std::uint32_t> d;  // and for these d
+    std::uint64_t warmup = 5000;   // cycles
+    std::uint64_t window = 4000;   // cycles
+    bool hotspot = false;
+    bool messages = false;
+    bool cau = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, alltoall, d, warmup, window, hotspot, messages, cau)
+
+int sketches(const Settings& s) {
+    const bool all = s.alltoall == 0 && s.d.empty() && !s.hotspot && !s.messages && !s.cau;
+    const std::uint64_t warmup = s.warmup, window = s.window;
+    detail::require(window >= 1, "--window needs at least 1 cycle");
+    std::vector<long long> ds(s.d.begin(), s.d.end());
+    for (long long d = 1; d <= (s.alltoall ? s.alltoall : all ? 1 : 0); ++d) ds.push_back(d);
+    for (const long long d : ds) detail::require(d >= 1 && d <= 16, "d (D links per hub) runs from 1 to 16; got ", d);
     if (!ds.empty()) {
         const analytic::PercsAlltoall model;
         std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
@@ -84,7 +88,7 @@ int main(int argc, char** argv) {
         }
         std::printf("\n");
     }
-    if (all || cli.flag("hotspot")) {
+    if (all || s.hotspot) {
         // Each of supernode 0's 32 hubs sends to its partner in supernode 1 at 16 GB/s.
         const auto t = PercsTopology::alltoall_model(1);
         std::vector<double> m(t.node_count() * t.node_count(), 0.0);
@@ -99,7 +103,7 @@ int main(int argc, char** argv) {
                     "  random indirect %.2f GB/s per sending hub (%.1fx direct)\n\n",
                     direct, 10.0 / 32, indirect, indirect / direct);
     }
-    if (all || cli.flag("messages")) {
+    if (all || s.messages) {
         // One 16 KB message every 20 ns from a random hub to another, 8 supernodes.
         const PercsTopology t(8, 4);
         const PercsHub hub{t, PercsHubRouting<>(PercsModeMix::only(PercsMode::random_indirect)), Credit{32, 1}};
@@ -121,7 +125,7 @@ int main(int argc, char** argv) {
                     r.message_latency.mean * cfg.cycle_ns / 1e3,
                     static_cast<double>(r.message_latency.max) * cfg.cycle_ns / 1e3);
     }
-    if (all || cli.flag("cau")) {
+    if (all || s.cau) {
         // The software tree pays a message's send and receive overhead on every level.
         const cau::Timing hardware;
         cau::Timing software = hardware;
@@ -142,4 +146,22 @@ int main(int argc, char** argv) {
         }
     }
     return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    return fabric_apps::run_tool<Settings>(
+        argc, argv, "percs_packet",
+        "the Blue Waters sketches of the PERCS interconnect paper (section VII) from the cycle kernel and the CAU "
+        "model; with no sketch named, all of them with d = 1.",
+        [](CLI::App& app, Settings& s) {
+            app.add_option("--alltoall", s.alltoall, "all-to-all bandwidth per node for d = 1 .. D")->capture_default_str();
+            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',');
+            app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
+            app.add_option("--window", s.window, "measurement window, cycles")->capture_default_str();
+            app.add_flag("--hotspot", s.hotspot, "the 32-to-32 hot spot between two supernodes");
+            app.add_flag("--messages", s.messages, "16 KB messages under random indirect routing: reassembly");
+            app.add_flag("--cau", s.cau, "a global sum on the CAU against a software tree");
+        },
+        sketches);
 }
