@@ -34,6 +34,7 @@
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
+#include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>
 #include <fabric/routing/percs_modes.hpp>
 #include <fabric/routing/route.hpp>
@@ -48,6 +49,7 @@
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
+#include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>
 
 #include <fabric/composition.hpp>
