@@ -42,7 +42,7 @@ Saturation saturation_search(Sim& sim, const P& pattern, PacketSizes sizes = Pac
     Saturation s;
     s.offered = settings.low;
     s.unsustained = settings.high;
-    s.probes.push_back(measure_load(sim, pattern, settings.high, sizes, settings.runs));
+    s.probes.push_back(measure_validated(sim, pattern, settings.high, sizes, settings.runs));
     if (sustained(s.probes.back())) {
         s.offered = settings.high;
         s.at = s.probes.back();
@@ -51,7 +51,7 @@ Saturation saturation_search(Sim& sim, const P& pattern, PacketSizes sizes = Pac
     double lo = settings.low, hi = settings.high;
     while (hi - lo > settings.tolerance) {
         const double mid = (lo + hi) / 2;
-        s.probes.push_back(measure_load(sim, pattern, mid, sizes, settings.runs));
+        s.probes.push_back(measure_validated(sim, pattern, mid, sizes, settings.runs));
         if (sustained(s.probes.back())) {
             lo = mid;
             s.at = s.probes.back();

@@ -73,11 +73,11 @@ inline std::vector<double> loads(double from, double to, double step) {
     return out;
 }
 
-/// Runs `sim` at one offered load once per seed.
+/// measure_load for settings already validated (sweep and saturation_search
+/// validate theirs once, not once per load).
 template <class Sim, class P>
     requires LoadDriven<Sim, P>
-LoadPoint measure_load(Sim& sim, const P& pattern, double rate, PacketSizes sizes, const SweepSettings& settings) {
-    settings.validate();
+LoadPoint measure_validated(Sim& sim, const P& pattern, double rate, PacketSizes sizes, const SweepSettings& settings) {
     const std::uint64_t seed = sim.config().seed;
     LoadPoint p;
     p.offered = rate;
@@ -107,15 +107,24 @@ LoadPoint measure_load(Sim& sim, const P& pattern, double rate, PacketSizes size
     return p;
 }
 
+/// Runs `sim` at one offered load once per seed.
+template <class Sim, class P>
+    requires LoadDriven<Sim, P>
+LoadPoint measure_load(Sim& sim, const P& pattern, double rate, PacketSizes sizes, const SweepSettings& settings) {
+    settings.validate();
+    return measure_validated(sim, pattern, rate, sizes, settings);
+}
+
 /// A latency-load curve: one LoadPoint per offered load, in the order given,
 /// ending at the first saturated point when settings.stop_at_saturation.
 template <class Sim, class P>
     requires LoadDriven<Sim, P>
 std::vector<LoadPoint> sweep(Sim& sim, const P& pattern, std::span<const double> rates,
                              PacketSizes sizes = PacketSizes::fixed(1), const SweepSettings& settings = {}) {
+    settings.validate();
     std::vector<LoadPoint> curve;
     for (const double rate : rates) {
-        curve.push_back(measure_load(sim, pattern, rate, sizes, settings));
+        curve.push_back(measure_validated(sim, pattern, rate, sizes, settings));
         if (settings.stop_at_saturation && curve.back().saturated()) break;
     }
     return curve;

@@ -4,9 +4,26 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace fabric {
+
+namespace detail {
+/// The smallest latency L such that at least a fraction q of the `count` samples
+/// counted in `bins` (index = cycles) are <= L; `fallback` if the bins hold fewer.
+inline std::uint64_t histogram_percentile(std::span<const std::uint64_t> bins, std::uint64_t count, double q,
+                                          std::uint64_t fallback) {
+    if (count == 0) return 0;
+    const auto need = static_cast<std::uint64_t>(q * static_cast<double>(count) + 0.999999999);
+    std::uint64_t seen = 0;
+    for (std::size_t c = 0; c < bins.size(); ++c) {
+        seen += bins[c];
+        if (seen >= (need == 0 ? 1 : need)) return c;
+    }
+    return fallback;
+}
+}  // namespace detail
 
 class LatencyHistogram {
 public:
@@ -24,14 +41,7 @@ public:
 
     /// The smallest latency L such that at least a fraction q of the samples are <= L.
     [[nodiscard]] std::uint64_t percentile(double q) const {
-        if (count_ == 0) return 0;
-        const auto need = static_cast<std::uint64_t>(q * static_cast<double>(count_) + 0.999999999);
-        std::uint64_t seen = 0;
-        for (std::size_t c = 0; c < bins_.size(); ++c) {
-            seen += bins_[c];
-            if (seen >= (need == 0 ? 1 : need)) return c;
-        }
-        return max_;
+        return detail::histogram_percentile(bins_, count_, q, max_);
     }
 
     /// Samples per latency, index = cycles (up to max()).

@@ -47,14 +47,7 @@ struct LatencySummary {
     [[nodiscard]] std::uint64_t percentile(double q) const {
         std::uint64_t count = 0;
         for (const auto n : histogram) count += n;
-        if (count == 0) return 0;
-        const auto need = static_cast<std::uint64_t>(q * static_cast<double>(count) + 0.999999999);
-        std::uint64_t seen = 0;
-        for (std::size_t c = 0; c < histogram.size(); ++c) {
-            seen += histogram[c];
-            if (seen >= (need == 0 ? 1 : need)) return c;
-        }
-        return max;
+        return detail::histogram_percentile(histogram, count, q, max);
     }
 };
 
