@@ -11,11 +11,12 @@
 //                  routing: reassembly at the destination, its reorder depth, latency
 //   --cau          a global sum of two double-complex values on the CAU against a
 //                  software tree, latency per operation for growing systems
+//   --csv          the all-to-all table as CSV, for tools/plot percs-alltoall
 // With none of them: all, d up to 1. Options and configuration files:
 // apps/common/tool.hpp; a progress line on a terminal.
 #include <fabric/collective/cau.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
-#include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
@@ -62,8 +63,9 @@ struct Settings {
     bool hotspot = false;
     bool messages = false;
     bool cau = false;
+    bool csv = false;  // the all-to-all table as CSV (for tools/plot)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, alltoall, d, warmup, window, hotspot, messages, cau)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, alltoall, d, warmup, window, hotspot, messages, cau, csv)
 
 int sketches(const Settings& s) {
     const bool all = s.alltoall == 0 && s.d.empty() && !s.hotspot && !s.messages && !s.cau;
@@ -72,28 +74,35 @@ int sketches(const Settings& s) {
     std::vector<long long> ds(s.d.begin(), s.d.end());
     for (long long d = 1; d <= (s.alltoall ? s.alltoall : all ? 1 : 0); ++d) ds.push_back(d);
     for (const long long d : ds) detail::require(d >= 1 && d <= 16, "d (D links per hub) runs from 1 to 16; got ", d);
+    detail::require(!s.csv || (!ds.empty() && !s.hotspot && !s.messages && !s.cau),
+                    "--csv writes the all-to-all table only: give --alltoall or --d, and no other sketch");
     if (!ds.empty()) {
         const analytic::PercsAlltoall model;
-        std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
-        std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
+        if (s.csv) {
+            std::printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
+        } else {
+            std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
+            std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
+        }
         for (const long long d : ds) {
             const auto t = PercsTopology::alltoall_model(static_cast<std::uint32_t>(d));
             const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
             const double bound = model.direct_bandwidth(static_cast<double>(d));
             const double direct = gbps_per_node<ShortestDirect>(t, uniform, 1.3 * bound, warmup, window);
             const double indirect = gbps_per_node<RandomIndirect>(t, uniform, 1.3 * bound, warmup, window);
-            std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound, indirect,
-                        direct / indirect);
+            if (s.csv)
+                std::printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
+            else
+                std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
+                            indirect, direct / indirect);
             std::fflush(stdout);
         }
-        std::printf("\n");
+        if (!s.csv) std::printf("\n");
     }
     if (all || s.hotspot) {
         // Each of supernode 0's 32 hubs sends to its partner in supernode 1 at 16 GB/s.
         const auto t = PercsTopology::alltoall_model(1);
-        std::vector<double> m(t.node_count() * t.node_count(), 0.0);
-        for (std::uint32_t k = 0; k < 32; ++k) m[k * t.node_count() + 32 + k] = 1;
-        const TrafficMatrix hot(t.node_count(), m);
+        const auto hot = percs_supernode_hotspot(t, 0, 1);
         const double per_sender = static_cast<double>(t.node_count()) / 32;  // accepted is per node of the machine
         const std::uint64_t cycles = std::max<std::uint64_t>(window, 20000);  // 32 senders: a longer window
         const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles) * per_sender;
@@ -162,6 +171,7 @@ int main(int argc, char** argv) {
             app.add_flag("--hotspot", s.hotspot, "the 32-to-32 hot spot between two supernodes");
             app.add_flag("--messages", s.messages, "16 KB messages under random indirect routing: reassembly");
             app.add_flag("--cau", s.cau, "a global sum on the CAU against a software tree");
+            app.add_flag("--csv", s.csv, "write the all-to-all table as CSV (d, bound, direct, random indirect in GB/s)");
         },
         sketches);
 }

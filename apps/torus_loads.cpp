@@ -6,12 +6,18 @@
 //   mesh                         bisection channels k/4
 //
 //   torus_loads [--format table|csv|json]   (options and configuration files: apps/common/tool.hpp)
+//   torus_loads --channels 8,8 [--mesh] [--tie positive] [--format csv|json]
+//                 every channel's load of one k-ary n-cube (n <= 4), for the heat
+//                 maps of tools/plot
+#include <fabric/experiment/json.hpp>
 #include <fabric/fabric.hpp>
 
 #include "common/tool.hpp"
 
 #include <cmath>
 #include <cstdio>
+#include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,13 +63,53 @@ void add_rows(std::vector<Row>& rows, long long k) {
 }
 
 struct Settings {
-    std::string format = "table";  // table | csv | json
+    std::string format = "table";    // table | csv | json
+    std::vector<long long> channels;  // radices of one k-ary n-cube: its per-channel loads
+    bool mesh = false;
+    std::string tie = "split";  // split | positive
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, format)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, format, channels, mesh, tie)
+
+template <std::size_t R, fabric::Boundary B, class Routing>
+void print_channels(const Settings& s) {
+    using T = fabric::KAryNCube<R, fabric::BasicLink<2>, fabric::DynamicExtents, B>;
+    const T topo(s.channels);
+    const fabric::Fabric<T, Routing> net{topo};
+    const auto records =
+        fabric::experiment::channel_load_records(topo, fabric::link_load(net, fabric::UniformTraffic(topo.node_count())));
+    if (s.format == "json")
+        std::cout << fabric::experiment::to_json(std::span<const fabric::experiment::ChannelLoadRecord>(records)).dump(1)
+                  << '\n';
+    else
+        fabric::experiment::write_csv(std::cout, records);
+}
+
+template <std::size_t R>
+void channels_of(const Settings& s) {
+    using fabric::Boundary;
+    if (s.mesh) print_channels<R, Boundary::open, fabric::DorTieSplit<>>(s);
+    else if (s.tie == "positive") print_channels<R, Boundary::wrap, fabric::DorTiePositive<>>(s);
+    else print_channels<R, Boundary::wrap, fabric::DorTieSplit<>>(s);
+}
+
+int channels(const Settings& s) {
+    fabric::detail::require(s.channels.size() >= 1 && s.channels.size() <= 4,
+                            "--channels takes 1 to 4 radices, e.g. 8,8; got ", s.channels.size());
+    fabric::detail::require(s.format != "table", "--channels writes csv or json: add --format csv or --format json");
+    switch (s.channels.size()) {
+        case 1: channels_of<1>(s); break;
+        case 2: channels_of<2>(s); break;
+        case 3: channels_of<3>(s); break;
+        default: channels_of<4>(s); break;
+    }
+    return 0;
+}
 
 int loads(const Settings& s) {
     fabric::detail::require(s.format == "table" || s.format == "csv" || s.format == "json",
                             "format: table, csv or json; got '", s.format, "'");
+    fabric::detail::require(s.tie == "split" || s.tie == "positive", "tie: split or positive; got '", s.tie, "'");
+    if (!s.channels.empty()) return channels(s);
     enum class Format { table, csv, json };
     const Format format = s.format == "csv" ? Format::csv : s.format == "json" ? Format::json : Format::table;
     std::vector<Row> rows;
@@ -113,6 +159,13 @@ int main(int argc, char** argv) {
         "flow-level kernel, beside the textbook values (status 1 if one differs).",
         [](CLI::App& app, Settings& s) {
             app.add_option("--format", s.format, "table, csv or json")->capture_default_str();
+            app.add_option("--channels", s.channels,
+                           "radices of one k-ary n-cube (n <= 4), e.g. 8,8: every channel's load under uniform "
+                           "traffic, as csv or json")
+                ->delimiter(',');
+            app.add_flag("--mesh", s.mesh, "with --channels: a mesh rather than a torus");
+            app.add_option("--tie", s.tie, "with --channels on a torus: a tie (k even) split evenly or always +")
+                ->capture_default_str();
         },
         loads);
 }

@@ -11,63 +11,52 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 int main() {
     using namespace fabric;
     const Gf11 machine;
     const std::uint32_t p = 512;  // logical processors
-    const std::size_t n = p;
-    SettingsTable<ClosNetwork::Setting> table;
-    struct Config {
-        std::string name;
-        std::vector<std::uint32_t> perm;
-    };
-    std::vector<Config> configs;
-    configs.push_back({"ring i -> i+1", permutations::ring_shift(p)});
-    configs.push_back({"2-D torus 16x32, +x", permutations::torus_shift(16, 32, true)});
-    configs.push_back({"2-D torus 16x32, +y", permutations::torus_shift(16, 32, false)});
+    std::vector<std::pair<std::string, std::vector<std::uint32_t>>> configs{
+        {"ring i -> i+1", permutations::ring_shift(p)},
+        {"2-D torus 16x32, +x", permutations::torus_shift(16, 32, true)},
+        {"2-D torus 16x32, +y", permutations::torus_shift(16, 32, false)}};
     for (std::uint32_t stage = 0; stage < 9; ++stage)
-        configs.push_back({"FFT butterfly, stage " + std::to_string(stage), permutations::butterfly(p, stage)});
+        configs.emplace_back("FFT butterfly, stage " + std::to_string(stage), permutations::butterfly(p, stage));
     // One exchange step of a binary tree (the other steps are alike).
-    configs.push_back({"tree: even parents <-> left children", permutations::tree_exchange(p)});
+    configs.emplace_back("tree: even parents <-> left children", permutations::tree_exchange(p));
 
-    const double word_ns = machine.timing().word_ns();
-    std::printf("GF11: %zu logical processors on %zu working; a word through the network every %.0f ns "
-                "(%.0f MB/s each), fixed delay %u cycles\n\n",
-                n, machine.working().size(), word_ns, machine.timing().megabytes_per_second(),
-                machine.timing().delay_cycles);
-    std::printf("%-40s %8s %10s %12s\n", "configuration", "setting", "correct", "transfer");
+    const auto& timing = machine.timing();
+    std::printf("GF11: %u logical processors on %zu working; a word through the network every %.0f ns "
+                "(%.0f MB/s each), fixed delay %u cycles\n\n%-40s %8s %10s %12s\n",
+                p, machine.working().size(), timing.word_ns(), timing.megabytes_per_second(), timing.delay_cycles,
+                "configuration", "setting", "correct", "transfer");
+    SettingsTable<ClosNetwork::Setting> table;
     std::vector<std::uint32_t> values(p);
     std::iota(values.begin(), values.end(), 1000U);
     std::uint64_t cycle = 0;
     std::size_t wrong = 0;  // words delivered to the wrong processor, over all configurations
     for (std::uint32_t k = 0; k < configs.size(); ++k) {
-        table.store(k, machine.configure(configs[k].perm));
-        const auto got = machine.transfer(table.select(k), values);
-        std::size_t ok = 0;
-        for (std::size_t l = 0; l < p; ++l) ok += got[configs[k].perm[l]] == values[l];
+        const auto& [name, perm] = configs[k];
+        table.store(k, machine.configure(perm));
+        const std::size_t ok = permutations::delivered(perm, values, machine.transfer(table.select(k), values));
         wrong += p - ok;
-        const std::uint64_t arrives = machine.timing().arrival_cycle(cycle);
-        std::printf("%-40s %8u %5zu/%-4zu %6.0f ns, in at cycle %llu\n", configs[k].name.c_str(), k, ok, n, word_ns,
-                    static_cast<unsigned long long>(arrives));
-        cycle += machine.timing().cycles_per_word();  // the next setting was selected during this transfer
+        std::printf("%-40s %8u %5zu/%-4u %6.0f ns, in at cycle %llu\n", name.c_str(), k, ok, p, timing.word_ns(),
+                    static_cast<unsigned long long>(timing.arrival_cycle(cycle)));
+        cycle += timing.cycles_per_word();  // the next setting was selected during this transfer
     }
     std::printf("\n%zu of %zu settings stored; %zu words in %.1f us: a configuration change every %.0f ns\n",
-                table.stored(), SettingsTable<ClosNetwork::Setting>::capacity, configs.size(),
-                static_cast<double>(cycle) * machine.timing().cycle_ns / 1e3, word_ns);
+                table.stored(), table.capacity, configs.size(), static_cast<double>(cycle) * timing.cycle_ns / 1e3,
+                timing.word_ns());
 
     // Bit reversal on 8 ports blocks in an omega network but is one pass through a Benes.
     const auto reverse = permutations::bit_reversal(8);
     const BenesNetwork benes(8);
-    const auto s = route(benes, reverse);
     std::vector<std::uint32_t> in(8);
     std::iota(in.begin(), in.end(), 0U);
-    const auto out = benes.carry(s, in);
-    std::size_t ok = 0;
-    for (std::uint32_t i = 0; i < 8; ++i) ok += out[reverse[i]] == i;
+    const std::size_t ok = permutations::delivered(reverse, in, benes.carry(route(benes, reverse), in));
     std::printf("\nbit reversal on 8 ports: %zu switch conflicts in an omega network; the Benes delivers %zu of 8 in "
-                "one pass\n",
-                omega_conflicts(reverse), ok);
+                "one pass\n", omega_conflicts(reverse), ok);
     return wrong == 0 && ok == 8 ? 0 : 1;
 }

@@ -80,6 +80,7 @@
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
+#include <fabric/experiment/channel_loads.hpp>
 #include <fabric/experiment/estimate.hpp>
 #include <fabric/experiment/records.hpp>
 #include <fabric/experiment/saturation.hpp>

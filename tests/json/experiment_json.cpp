@@ -28,3 +28,15 @@ TEST_CASE("to_json: fields, units and a round trip through text") {
     CHECK(back["points"][0]["saturated_runs"].get<double>() == 1);
     CHECK(back == j);
 }
+
+TEST_CASE("to_json of channel loads: labels as strings, numbers as numbers, units named once") {
+    std::vector<ChannelLoadRecord> channels(2);
+    channels[0] = {3, 9, 40, "LR", 0.125, 5};
+    channels[1] = {3, 33, 70, "D", 2.5, 10};
+    const auto j = to_json(std::span<const ChannelLoadRecord>(channels));
+    CHECK(j["units"] == nlohmann::json{{"load", "units"}, {"bandwidth", "GB/s"}});
+    CHECK(j["channels"].size() == 2);
+    CHECK(j["channels"][0]["link"] == "LR");
+    CHECK(j["channels"][1]["to"].get<double>() == 70);
+    CHECK(j["channels"][1]["load"].get<double>() == 2.5);
+}

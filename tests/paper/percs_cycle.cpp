@@ -13,7 +13,7 @@
 // queue behind it; the last test shows it.
 #include <doctest/doctest.h>
 
-#include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
@@ -63,9 +63,7 @@ TEST_CASE("all-to-all: the VII.A bound is approached and never exceeded; direct 
 
 TEST_CASE("the 32-to-32 hot spot between two supernodes: random indirect beats direct many times over") {
     const auto t = PercsTopology::alltoall_model(1);
-    std::vector<double> m(t.node_count() * t.node_count(), 0.0);
-    for (std::uint32_t k = 0; k < 32; ++k) m[k * t.node_count() + 32 + k] = 1;  // supernode 0 to supernode 1
-    const TrafficMatrix hot(t.node_count(), m);
+    const auto hot = percs_supernode_hotspot(t, 0, 1);
     // Each of supernode 0's hubs offers 16 GB/s; the rate is per sending node, the
     // accepted rate per node of the machine: times 1056 / 32 per sender.
     const double per_sender = static_cast<double>(t.node_count()) / 32;

@@ -89,3 +89,22 @@ TEST_CASE("mappings the grid does not allow are refused with the rule") {
                          doctest::Contains("needs P a multiple of 8"), config_error);
     CHECK_THROWS_WITH_AS(parse_percs_mapping("zigzag"), doctest::Contains("valid: default, node-seq"), config_error);
 }
+
+TEST_CASE("the supernode hot spot: hub k of one supernode to hub k of the other, 32 flows of one unit") {
+    const PercsTopology t(4, 8);
+    const auto hot = percs_supernode_hotspot(t, 2, 1);
+    CHECK(hot.task_count() == t.node_count());
+    std::size_t flows = 0;
+    hot.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+        ++flows;
+        CHECK(amount == 1.0);
+        CHECK(PercsTopology::supernode_of(NodeId{static_cast<std::uint32_t>(s)}) == 2);
+        CHECK(PercsTopology::supernode_of(NodeId{static_cast<std::uint32_t>(d)}) == 1);
+        CHECK(PercsTopology::local_of(NodeId{static_cast<std::uint32_t>(s)}) ==
+              PercsTopology::local_of(NodeId{static_cast<std::uint32_t>(d)}));
+    });
+    CHECK(flows == 32);
+    CHECK_THROWS_WITH_AS(percs_supernode_hotspot(t, 1, 1), doctest::Contains("two different supernodes below 4"),
+                         config_error);
+    CHECK_THROWS_AS(percs_supernode_hotspot(t, 0, 4), config_error);
+}

@@ -66,3 +66,12 @@ TEST_CASE("omega network: conflicts by hand; the Benes passes bit reversal in on
     for (std::uint32_t i = 0; i < 8; ++i) CHECK(out[reverse[i]] == i);
     CHECK_THROWS_AS(omega_conflicts(std::vector<std::uint32_t>{0, 1, 2}), config_error);
 }
+
+TEST_CASE("delivered: words that reached the processor the permutation names") {
+    const std::vector<std::uint32_t> swap{1, 0, 2};
+    CHECK(permutations::delivered(swap, std::vector<int>{7, 8, 9}, std::vector<int>{8, 7, 9}) == 3);
+    CHECK(permutations::delivered(swap, std::vector<int>{7, 8, 9}, std::vector<int>{7, 8, 9}) == 1);
+    CHECK_THROWS_WITH_AS(permutations::delivered(swap, std::vector<int>{7, 8}, std::vector<int>{7, 8, 9}),
+                         doctest::Contains("a permutation of 3 needs as many words in and out; got 2 and 3"),
+                         config_error);
+}

@@ -2,15 +2,18 @@
 // nlohmann_json (Debian nlohmann-json3-dev); no other header of the library needs
 // it. Fields and units come from the same description as the CSV
 // (experiment/records.hpp): a point is an object of its fields, a curve is
-// {"units": {field: unit}, "points": [...]}.
+// {"units": {field: unit}, "points": [...]}, channel loads
+// {"units": {...}, "channels": [...]}.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
+#include <fabric/experiment/channel_loads.hpp>
 #include <fabric/experiment/records.hpp>
 #include <fabric/experiment/saturation.hpp>
 #include <fabric/experiment/sweep.hpp>
@@ -18,18 +21,38 @@
 
 namespace fabric::experiment {
 
-inline nlohmann::json to_json(const LoadPoint& p) {
+/// A record's fields as an object (labels as strings, the rest as numbers).
+template <Record R>
+nlohmann::json fields_to_json(const R& r) {
     nlohmann::json j = nlohmann::json::object();
-    for_each_field(p, [&](const std::string& name, std::string_view, double v) { j[name] = v; });
+    for_each_field(r, [&](const std::string& name, std::string_view, const auto& v) {
+        if constexpr (std::is_convertible_v<decltype(v), std::string_view>) j[name] = std::string(v);
+        else j[name] = v;
+    });
+    return j;
+}
+
+/// {field: unit} for the fields that have a unit.
+template <Record R>
+nlohmann::json units_of(const R& r) {
+    nlohmann::json j = nlohmann::json::object();
+    for_each_field(r, [&](const std::string& name, std::string_view unit, const auto&) {
+        if (!unit.empty()) j[name] = std::string(unit);
+    });
+    return j;
+}
+
+inline nlohmann::json to_json(const LoadPoint& p) {
+    nlohmann::json j = fields_to_json(p);
     if (p.deadlock) j["deadlock"] = p.deadlock->describe();
     return j;
 }
 
-inline nlohmann::json units_of(const LoadPoint& p) {
-    nlohmann::json j = nlohmann::json::object();
-    for_each_field(p, [&](const std::string& name, std::string_view unit, double) {
-        if (!unit.empty()) j[name] = std::string(unit);
-    });
+/// {"units": {...}, "channels": [{node, port, to, link, load, bandwidth}, ...]}.
+inline nlohmann::json to_json(std::span<const ChannelLoadRecord> channels) {
+    nlohmann::json j{{"units", channels.empty() ? nlohmann::json::object() : units_of(channels.front())},
+                     {"channels", nlohmann::json::array()}};
+    for (const ChannelLoadRecord& c : channels) j["channels"].push_back(fields_to_json(c));
     return j;
 }
 

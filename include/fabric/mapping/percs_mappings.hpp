@@ -30,6 +30,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
+#include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/placement.hpp>
 #include <fabric/topology/percs.hpp>
 
@@ -163,6 +164,19 @@ inline std::vector<std::uint32_t> percs_processors(const PercsTopology& t, TaskG
 /// The node of every task under `mapping`.
 inline Placement percs_placement(const PercsTopology& t, TaskGrid g, PercsMapping mapping, std::uint64_t seed = 1) {
     return detail::placement_from_processors(percs_processors(t, g, mapping, seed), t);
+}
+
+/// The hot spot of the interconnect paper (section VII): hub k of supernode `from`
+/// sends one unit to hub k of supernode `to`, for all 32 k; nobody else sends.
+/// With direct routing the 32 flows share the one D link between the two.
+inline TrafficMatrix percs_supernode_hotspot(const PercsTopology& t, std::uint32_t from, std::uint32_t to) {
+    detail::require(from < t.supernodes() && to < t.supernodes() && from != to,
+                    "the hot spot needs two different supernodes below ", t.supernodes(), "; got ", from, " and ", to);
+    const std::size_t n = t.node_count();
+    std::vector<double> amount(n * n, 0.0);
+    for (std::uint32_t k = 0; k < PercsTopology::nodes_per_supernode; ++k)
+        amount[PercsTopology::node(from, k).value * n + PercsTopology::node(to, k).value] = 1;
+    return TrafficMatrix(n, std::move(amount));
 }
 
 }  // namespace fabric
