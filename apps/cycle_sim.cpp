@@ -17,6 +17,7 @@
 
 #include "common/progress.hpp"
 #include "common/tool.hpp"
+#include "common/numbers.hpp"
 #include "cycle_sim_settings.hpp"
 
 namespace {
@@ -24,11 +25,15 @@ using namespace fabric;
 using fabric_apps::RunSettings;
 
 PacketSizes packet_sizes(const std::string& s) {
+    using fabric_apps::parse_number;
+    const auto parts = fabric_apps::parse_numbers<double>(s, ':', "packet");  // shape first; each part again below
+    detail::require(parts.size() == 1 || parts.size() == 3,
+                    "packet: give N, or S:L:P (S flits with probability P, else L); got '", s, "'");
+    if (parts.size() == 1) return PacketSizes::fixed(parse_number<std::uint32_t>(s, "packet"));
     const auto a = s.find(':'), b = s.rfind(':');
-    if (a == std::string::npos) return PacketSizes::fixed(static_cast<std::uint32_t>(std::stoul(s)));
-    detail::require(a != b, "packet: give N, or S:L:P (S flits with probability P, else L); got '", s, "'");
-    return PacketSizes::bimodal(static_cast<std::uint32_t>(std::stoul(s.substr(0, a))),
-                                static_cast<std::uint32_t>(std::stoul(s.substr(a + 1, b - a - 1))), std::stod(s.substr(b + 1)));
+    return PacketSizes::bimodal(parse_number<std::uint32_t>(std::string_view(s).substr(0, a), "packet S"),
+                                parse_number<std::uint32_t>(std::string_view(s).substr(a + 1, b - a - 1), "packet L"),
+                                parse_number<double>(std::string_view(s).substr(b + 1), "packet P"));
 }
 
 CycleConfig cycle_config(const RunSettings& s) {
@@ -44,6 +49,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.link_latency = s.link_latency;
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
+    c.memory_limit_mb = s.memory_limit;
     c.on_progress = fabric_apps::terminal_progress();
     return c;
 }
@@ -52,10 +58,9 @@ template <class Sim>
 int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
     const PacketSizes sizes = packet_sizes(s.packet);
     if (!s.sweep.empty()) {
-        const auto a = s.sweep.find(':'), b = s.sweep.rfind(':');
-        detail::require(a != std::string::npos && a != b, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
-        const auto rates = experiment::loads(std::stod(s.sweep.substr(0, a)), std::stod(s.sweep.substr(a + 1, b - a - 1)),
-                                             std::stod(s.sweep.substr(b + 1)));
+        const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
+        detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
+        const auto rates = experiment::loads(range[0], range[1], range[2]);
         experiment::SweepSettings settings;
         settings.seeds = s.seeds;
         const auto curve = experiment::sweep(sim, pattern, rates, sizes, settings);
@@ -70,7 +75,10 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
         std::printf("offered %.4f accepted %.4f flits/cycle/node; latency mean %.2f p50 %llu p99 %llu cycles; "
                     "hops %.2f; %s\n", r.offered, r.accepted, r.latency.mean,
                     static_cast<unsigned long long>(r.latency.p50), static_cast<unsigned long long>(r.latency.p99),
-                    r.hops_mean, r.saturated ? "saturated" : "not saturated");
+                    r.hops_mean,
+                    r.source_limit_reached ? "saturated: the source queues reached the memory limit, run stopped"
+                    : r.saturated          ? "saturated"
+                                           : "not saturated");
         if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
     }
     return r.deadlock ? 3 : 0;
@@ -151,6 +159,9 @@ int main(int argc, char** argv) {
             app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->capture_default_str();
             app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->capture_default_str();
             app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->capture_default_str();
+            app.add_option("--memory-limit", s.memory_limit, "MB a run may take: a larger configuration is refused "
+                           "with the figure it needs; source queues that would outgrow it stop the run (saturated)")
+                ->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },
         simulate);

@@ -31,11 +31,12 @@ struct RunSettings {
     std::string switching = "wormhole";      // wormhole | vct
     std::string allocator = "separable";     // separable | islip
     std::uint64_t watchdog = 10000;          // cycles
+    std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
-                                                credit_delay, switching, allocator, watchdog, json)
+                                                credit_delay, switching, allocator, watchdog, memory_limit, json)
 
 }  // namespace fabric_apps

@@ -13,6 +13,7 @@
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/systems/percs.hpp>
 
+#include "common/numbers.hpp"
 #include "common/tool.hpp"
 #include "percs_mapping_paper.hpp"  // tests/paper: the paper's tables, typed once
 
@@ -54,12 +55,21 @@ LinkLoads evaluate(const PercsTopology& t, TaskGrid grid, const std::string& pat
     return with(PercsFabric<Indirect>{t});
 }
 
+/// GB/s per node for each class (null where a class carries nothing: no limit), and
+/// the classes' largest loads.
 void print_json(const LinkLoads& loads) {
-    const auto& c = loads.classes();
-    std::printf("{\"throughput\": %.6f, \"bottleneck\": \"%s\", \"tau\": {\"LL\": %.6f, \"LR\": %.6f, \"D\": %.6f}, "
-                "\"max_load\": {\"LL\": %.9g, \"LR\": %.9g, \"D\": %.9g}}\n",
-                loads.throughput(), std::string(c[loads.bottleneck()].link_name).c_str(), c[0].throughput,
-                c[1].throughput, c[2].throughput, c[0].max_load, c[1].max_load, c[2].max_load);
+    nlohmann::json tau = nlohmann::json::object(), max_load = nlohmann::json::object();
+    for (const auto& c : loads.classes()) {
+        const std::string name(c.link_name);
+        tau[name] = std::isfinite(c.throughput) ? nlohmann::json(c.throughput) : nlohmann::json(nullptr);
+        max_load[name] = c.max_load;
+    }
+    const double t = loads.throughput();
+    const nlohmann::json j{{"throughput", std::isfinite(t) ? nlohmann::json(t) : nlohmann::json(nullptr)},
+                           {"bottleneck", std::string(loads.classes()[loads.bottleneck()].link_name)},
+                           {"tau", tau},
+                           {"max_load", max_load}};
+    std::cout << j.dump(1) << '\n';
 }
 
 namespace paper = fabric_paper::percs_mapping;
@@ -127,9 +137,9 @@ int one(const Settings& s) {
     const PercsTopology t(s.supernodes, s.dlinks);
     TaskGrid grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
     if (!s.grid.empty()) {
-        const auto x = s.grid.find('x');
-        detail::require(x != std::string::npos, "grid: PxQ, for example 64x64; got '", s.grid, "'");
-        grid = TaskGrid{std::stoul(s.grid.substr(0, x)), std::stoul(s.grid.substr(x + 1))};
+        const auto pq = fabric_apps::parse_numbers<std::size_t>(s.grid, 'x', "grid");
+        detail::require(pq.size() == 2, "grid: PxQ, for example 64x64; got '", s.grid, "'");
+        grid = TaskGrid{pq[0], pq[1]};
         detail::require(grid.rows >= 1 && grid.cols >= 1, "grid: P and Q must be positive");
     }
     const auto placement = percs_placement(t, grid, parse_percs_mapping(s.mapping), s.seed);

@@ -137,15 +137,14 @@ int loads(const Settings& s) {
                 std::printf("%s,%s,%s,%.6f,%.6f\n", r.network.c_str(), r.routing.c_str(), r.channels.c_str(),
                             r.textbook, r.measured);
             break;
-        case Format::json:
-            std::printf("{\"rows\": [");
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                std::printf("%s\n  {\"network\": \"%s\", \"routing\": \"%s\", \"channels\": \"%s\", \"textbook\": %.6f, "
-                            "\"kernel\": %.6f}",
-                            i ? "," : "", rows[i].network.c_str(), rows[i].routing.c_str(), rows[i].channels.c_str(),
-                            rows[i].textbook, rows[i].measured);
-            std::printf("\n], \"all_match\": %s}\n", all_match ? "true" : "false");
+        case Format::json: {
+            nlohmann::json j{{"rows", nlohmann::json::array()}, {"all_match", all_match}};
+            for (const Row& r : rows)
+                j["rows"].push_back({{"network", r.network}, {"routing", r.routing}, {"channels", r.channels},
+                                     {"textbook", r.textbook}, {"kernel", r.measured}});
+            std::cout << j.dump(1) << '\n';
             break;
+        }
     }
     return all_match ? 0 : 1;
 }

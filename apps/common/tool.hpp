@@ -6,10 +6,16 @@
 //                    not have is an error); options given as well override it;
 //   --dump-config    prints the settings this command line implies and stops;
 // and the exit status is the tool's own, 0 for --help and --dump-config, 2 for
-// bad options or a bad configuration (with a fabric: message).
+// bad options or a bad configuration (with a fabric: message), including numbers
+// that are negative where they may not be, not finite, out of range or followed
+// by junk, and configurations too large for the machine's memory; 70 for an
+// error the library did not expect (a fault to report).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -20,6 +26,8 @@
 #include <nlohmann/json.hpp>
 
 #include <fabric/core/error.hpp>
+
+#include "numbers.hpp"
 
 namespace fabric_apps {
 
@@ -62,6 +70,30 @@ Settings base_settings(int argc, char** argv) {
     return Settings{};
 }
 
+/// Every numeric option read by parse_number first: CLI11 alone lets "-1" through
+/// into an unsigned 64-bit option (as 2^64 - 1) and "inf" or "nan" into a real one.
+inline void check_numbers(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string type = opt->get_type_name();
+        const std::string name = opt->get_name();
+        auto check = [name](auto parse) {
+            return CLI::Validator(
+                [name, parse](std::string& text) {
+                    try {
+                        parse(text, name);
+                        return std::string();
+                    } catch (const fabric::config_error& e) {
+                        return std::string(e.what());
+                    }
+                },
+                "", "number");
+        };
+        if (type == "UINT") opt->check(check([](const std::string& t, const std::string& n) { parse_number<std::uint64_t>(t, n); }));
+        else if (type == "INT") opt->check(check([](const std::string& t, const std::string& n) { parse_number<std::int64_t>(t, n); }));
+        else if (type == "FLOAT") opt->check(check([](const std::string& t, const std::string& n) { parse_number<double>(t, n); }));
+    }
+}
+
 /// Runs tool `name`: bind(app, settings) declares its options on the settings'
 /// fields, body(settings) does the work and returns the exit status.
 template <class Settings, class Bind, class Body>
@@ -77,6 +109,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                        "as well override it");
         app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
         bind(app, s);
+        check_numbers(app);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
@@ -96,6 +129,21 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "fabric: a number could not be read (%s)\n%s", e.what(), usage.c_str());
         return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "fabric: out of memory: this configuration needs more memory than the machine gives; "
+                             "make it smaller\n%s", usage.c_str());
+        return 2;
+    } catch (const std::length_error& e) {
+        std::fprintf(stderr, "fabric: a size is too large for this machine (%s); make the configuration smaller\n%s",
+                     e.what(), usage.c_str());
+        return 2;
+    } catch (const std::out_of_range& e) {
+        std::fprintf(stderr, "fabric: a value is out of range (%s)\n%s", e.what(), usage.c_str());
+        return 2;
+    } catch (const std::exception& e) {
+        // Not a bad input the library recognised: a fault of ours. Status 70 (EX_SOFTWARE), which the fuzzer flags.
+        std::fprintf(stderr, "fabric: internal error (please report it with the command line): %s\n", e.what());
+        return 70;
     }
 }
 

@@ -431,3 +431,62 @@ TEST_CASE("progress: off by default; when given, the callback sees the run advan
     cfg.progress_seconds = 0;
     CHECK_THROWS_AS(cfg.validate(), config_error);
 }
+
+TEST_CASE("memory_need: each part worked by hand; a shape too large to count saturates instead of wrapping") {
+    using namespace fabric::cycle;
+    // 2 nodes, 2 network ports (+ injection), 1 VC, 4-flit input buffers, no output queues,
+    // routes of 1 hop, 8 bytes of flow-control state per (channel, VC).
+    const MemoryNeed m = memory_need({2, 2, 1, 4, 0, 1, 8});
+    const std::uint64_t input_vcs = 2 * 3 * 1, output_vcs = 2 * 2 * 1;
+    CHECK(m.buffers == input_vcs * (4 * sizeof(Flit) + sizeof(InputVc) + 8) + output_vcs * 8);
+    CHECK(m.in_network == input_vcs * 4 * (sizeof(Packet) + sizeof(RouteStep)));
+    CHECK(m.per_queued_packet == sizeof(Packet) + 8);
+    CHECK(m.fixed() == m.buffers + m.in_network);
+    const MemoryNeed huge = memory_need({std::uint64_t{1} << 40, 64, 64, std::uint64_t{1} << 32, 0, 65535, 64});
+    CHECK(huge.fixed() == ~std::uint64_t{0});
+    CHECK_THROWS_WITH_AS(check_memory(huge, 4096), doctest::Contains("memory_limit_mb is 4096"), config_error);
+    // Within the limit: what is left, in queued packets.
+    CHECK(check_memory(m, 1) == ((std::uint64_t{1} << 20) - m.fixed()) / m.per_queued_packet);
+}
+
+TEST_CASE("the memory limit: a huge buffer is refused with its figure; a saturated run stops at the limit") {
+    using Net = Fabric<Torus<2>, DorTieSplit<>>;
+    Credit deep;
+    deep.buffer_flits_per_vc = 1000000;
+    const Net big{Torus<2>({8, 8}), {}, deep};
+    CycleSimulator<Net> refused(big, CycleConfig{});
+    // 64 nodes x 5 ports x 2 VCs x 10^6 flits x 8 bytes: 4.8 GiB of input buffers alone.
+    CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(64), 0.1), doctest::Contains("this configuration needs"),
+                         config_error);
+    const Net net{Torus<2>({8, 8})};
+    CycleConfig cfg;
+    cfg.memory_limit_mb = 1;  // a few thousand queued packets
+    cfg.warmup = 100;
+    cfg.measure = 20000;
+    CycleSimulator<Net> sim(net, cfg);
+    const auto r = sim.run(UniformTraffic(64), 0.9);
+    CHECK(r.source_limit_reached);
+    CHECK(r.saturated);
+    CHECK_FALSE(r.drained);
+    CHECK(r.cycles < cfg.warmup + cfg.measure);
+    CHECK(r.accepted < r.offered);
+    CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight);
+    // The same run with room to spare runs its whole window.
+    cfg.memory_limit_mb = 4096;
+    CHECK_FALSE(CycleSimulator<Net>(net, cfg).run(UniformTraffic(64), 0.1).source_limit_reached);
+}
+
+TEST_CASE("delays past 2^20 cycles are refused: link latency, a pipeline stage, a slowed link") {
+    CycleConfig cfg;
+    cfg.link_latency = max_delay_cycles + 1;
+    CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("link_latency must be at most 1048576 cycles"), config_error);
+    cfg = CycleConfig{};
+    cfg.pipeline.switch_traversal = 4294967295U;
+    CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("a router pipeline stage may take at most"), config_error);
+    using Net = Fabric<Torus<1>, DorTieSplit<>>;
+    const Net ring{Torus<1>({8})};
+    CycleSimulator<Net> sim(ring, CycleConfig{});
+    CHECK_THROWS_WITH_AS(sim.slow_link(NodeId{0}, PortId{0}, 5e9), doctest::Contains("at most 1048576 are allowed"),
+                         config_error);
+    CHECK_THROWS_AS(sim.slow_link(NodeId{0}, PortId{0}, std::numeric_limits<double>::infinity()), config_error);
+}

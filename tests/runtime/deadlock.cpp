@@ -64,3 +64,51 @@ TEST_CASE("credit flow control is validated when the fabric is built") {
                          "fabric: Credit flow control needs at least 1 buffer slot per virtual channel; got 0",
                          config_error);
 }
+
+namespace {
+/// The same policy without its turns: the check walks every pair's routes.
+template <class Dor>
+struct WalkedDor : Dor {
+    template <class T, class F>
+    void for_each_turn(const T&, F&&) const = delete;
+};
+
+template <class Top, class Dor>
+void same_graph(const Top& t, std::size_t vcs) {
+    const auto turns = detail::full_dependency_check(t, Dor{}, vcs);
+    const auto walked = detail::full_dependency_check(t, WalkedDor<Dor>{}, vcs);
+    CHECK(turns.dependencies == walked.dependencies);
+    CHECK(turns.acyclic == walked.acyclic);
+    CHECK(turns.cycle == walked.cycle);
+    CHECK(turns.channels <= walked.channels);  // a channel only single-hop routes use is named by no turn
+}
+}  // namespace
+
+TEST_CASE("dimension order's turns give exactly the dependencies of all routes, on tori, meshes and rings") {
+    for (const auto& shape : std::vector<std::vector<long long>>{{4, 4}, {5, 3}, {2, 6}, {8, 3}, {7, 2}}) {
+        CAPTURE(shape[0]);
+        CAPTURE(shape[1]);
+        same_graph<Torus<2>, DorTieSplit<Dateline>>(Torus<2>(shape), 2);
+        same_graph<Torus<2>, DorTiePositive<Dateline>>(Torus<2>(shape), 2);
+        same_graph<Torus<2>, DorTieSplit<NoDateline>>(Torus<2>(shape), 1);
+        same_graph<Torus<2>, DorTiePositive<NoDateline>>(Torus<2>(shape), 1);
+        same_graph<Mesh<2>, DorTieSplit<NoDateline>>(Mesh<2>(shape), 1);
+    }
+    same_graph<Torus<3>, DorTieSplit<Dateline>>(Torus<3>({3, 4, 2}), 2);
+    same_graph<Torus<3>, DorTiePositive<NoDateline>>(Torus<3>({4, 3, 5}), 1);
+    for (const long long k : {2, 3, 4, 7, 8, 9}) {
+        CAPTURE(k);
+        same_graph<Torus<1>, DorTieSplit<Dateline>>(Torus<1>({k}), 2);
+        same_graph<Torus<1>, DorTieSplit<NoDateline>>(Torus<1>({k}), 1);
+        same_graph<Mesh<1>, DorTiePositive<NoDateline>>(Mesh<1>({k}), 1);
+    }
+}
+
+TEST_CASE("the deadlock check of a 2,048-node ring and a 1000 x 2 torus is quadratic, not cubic: both are built") {
+    // Walking all 4 million pairs' routes of up to 1,024 hops took minutes; the turns are 2 N k / 2.
+    const Fabric<Torus<1>, DorTieSplit<>> ring{Torus<1>({2048})};
+    CHECK(ring.topology().node_count() == 2048);
+    const auto report = channel_dependencies(Torus<2>({1000, 2}), DorTieSplit<>{}, 2);
+    CHECK(report.acyclic);
+    CHECK_FALSE(channel_dependencies(Torus<1>({2048}), DorTieSplit<NoDateline>{}, 1).acyclic);
+}

@@ -85,6 +85,7 @@ inline nlohmann::json to_json(const CycleResult& r) {
                           {"hops_mean", r.hops_mean},
                           {"cycles", r.cycles},
                           {"saturated", r.saturated},
+                          {"source_limit_reached", r.source_limit_reached},
                           {"drained", r.drained},
                           {"measured_packets", r.measured_packets},
                           {"flits_injected", r.flits_injected},

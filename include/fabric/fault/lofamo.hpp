@@ -23,12 +23,12 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <queue>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/fault/event_queue.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
@@ -60,13 +60,8 @@ public:
     /// Runs until `until` (us) and returns how the supervisor learnt of each fault.
     std::vector<Awareness> run(double until) {
         schedule_timers(until);
-        for (const auto& f : faults_) push(f.at, [this, f] { apply(f); });
-        while (!queue_.empty() && queue_.top().time <= until) {
-            const auto e = queue_.top();
-            queue_.pop();
-            now_ = e.time;
-            actions_[e.action]();
-        }
+        for (const auto& f : faults_) events_.push(f.at, [this, f] { apply(f); });
+        events_.run(until, now_);
         std::vector<Awareness> out;
         for (const auto& [key, a] : aware_) out.push_back(a);
         std::sort(out.begin(), out.end(), [](const Awareness& a, const Awareness& b) { return a.aware_at < b.aware_at; });
@@ -140,35 +135,24 @@ private:
         bool dnp_reported_dead = false, host_reported_dead = false;
         int unanswered_pings = 0;
     };
-    struct Event {
-        double time;
-        std::uint64_t order;
-        std::size_t action;
-        bool operator>(const Event& o) const { return time != o.time ? time > o.time : order > o.order; }
-    };
-
-    template <class F>
-    void push(double time, F&& f) {
-        actions_.emplace_back(std::forward<F>(f));
-        queue_.push({time, order_++, actions_.size() - 1});
-    }
-
     [[nodiscard]] double phase(std::size_t v, double period) const {
         return std::fmod(static_cast<double>(v) * t_.phase_step, period);
     }
 
+    /// Each node's five timers. A timer queues only its next firing (memory stays
+    /// fixed however long the run); its tie order, (node, timer), puts it before
+    /// every other event of the same time, as if all firings had been queued first.
     void schedule_timers(double until) {
         for (std::size_t v = 0; v < n_; ++v) {
-            for (double t = phase(v, t_.dnp_write); t <= until; t += t_.dnp_write) push(t, [this, v] { dnp_write(v); });
-            for (double t = phase(v, t_.dnp_read) + t_.dnp_read / 2; t <= until; t += t_.dnp_read)
-                push(t, [this, v] { dnp_read(v); });
-            for (double t = phase(v, t_.host_write) + t_.host_write / 4; t <= until; t += t_.host_write)
-                push(t, [this, v] { host_write(v); });
-            for (double t = phase(v, t_.host_read) + 3 * t_.host_read / 4; t <= until; t += t_.host_read)
-                push(t, [this, v] { host_read(v); });
+            events_.periodic(phase(v, t_.dnp_write), t_.dnp_write, until, 5 * v, [this, v] { dnp_write(v); });
+            events_.periodic(phase(v, t_.dnp_read) + t_.dnp_read / 2, t_.dnp_read, until, 5 * v + 1,
+                             [this, v] { dnp_read(v); });
+            events_.periodic(phase(v, t_.host_write) + t_.host_write / 4, t_.host_write, until, 5 * v + 2,
+                             [this, v] { host_write(v); });
+            events_.periodic(phase(v, t_.host_read) + 3 * t_.host_read / 4, t_.host_read, until, 5 * v + 3,
+                             [this, v] { host_read(v); });
             if (v != master_)
-                for (double t = phase(v, t_.ping_period); t <= until; t += t_.ping_period)
-                    push(t, [this, v] { ping(v); });
+                events_.periodic(phase(v, t_.ping_period), t_.ping_period, until, 5 * v + 4, [this, v] { ping(v); });
         }
     }
 
@@ -193,7 +177,7 @@ private:
                 for (const auto& [v, d] : {std::pair{f.node, dir}, std::pair{other, back}}) {
                     // Named copies: a lambda may not capture structured bindings before C++20's
                     // P1091 reached every compiler (Clang 14 refuses).
-                    push(now_ + t_.credit_timeout, [this, v = v, d = d, f] {
+                    events_.push(now_ + t_.credit_timeout, [this, v = v, d = d, f] {
                         if (!nodes_[v].dnp_alive) return;
                         nodes_[v].dnp_status.link[d] = Status::broken;
                         nodes_[v].dfm_pending.push_back(trail(f.fault, f.node, Detector::dfm,
@@ -231,7 +215,7 @@ private:
                 // Its links fall silent: every neighbour's DFM times out on its link to it.
                 for (const auto& [w, d] : neighbours(f.node)) {
                     const auto back = static_cast<std::size_t>(opposite(d));
-                    push(now_ + t_.credit_timeout, [this, w = w, back, f] {
+                    events_.push(now_ + t_.credit_timeout, [this, w = w, back, f] {
                         if (!nodes_[w].dnp_alive) return;
                         nodes_[w].dnp_status.link[back] = Status::broken;
                         nodes_[w].dfm_pending.push_back(trail(f.fault, f.node, Detector::neighbour_dfms,
@@ -289,7 +273,7 @@ private:
             for (const auto& [w, d] : neighbours(v)) {
                 const auto back = static_cast<std::size_t>(opposite(d));
                 Trail copy = tr;
-                push(now_ + t_.lifama, [this, w = w, back, copy]() mutable {
+                events_.push(now_ + t_.lifama, [this, w = w, back, copy]() mutable {
                     Node& nb = nodes_[w];
                     if (!nb.dnp_alive) return;
                     nb.dnp_status.neighbour_failing[back] = true;
@@ -347,7 +331,7 @@ private:
             node.snet_declared_broken = true;
             node.host_status.service_net = Status::broken;
             const double detected = now_ + t_.ping_period;  // the second timeout expires
-            push(detected, [this, v] {
+            events_.push(detected, [this, v] {
                 nodes_[v].hfm_pending.push_back(trail(Fault::service_net_loss, v, Detector::hfm,
                                                       "HFM: two pings to the master unanswered", now_,
                                                       injected_at(v, Fault::service_net_loss)));
@@ -357,7 +341,7 @@ private:
 
     void tell_master(std::size_t from, Trail tr) {
         if (!nodes_[from].snet_ok || !nodes_[master_].snet_ok || !nodes_[from].host_alive) return;
-        push(now_ + t_.service_net, [this, tr = std::move(tr)]() mutable {
+        events_.push(now_ + t_.service_net, [this, tr = std::move(tr)]() mutable {
             tr.stage("service network -> Fault Supervisor", now_);
             const auto key = std::pair{static_cast<int>(tr.fault), tr.subject};
             if (aware_.count(key)) return;  // the first report decides
@@ -387,9 +371,7 @@ private:
     std::size_t n_ = 0;
     std::vector<Node> nodes_;
     std::vector<Injected> faults_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
-    std::vector<std::function<void()>> actions_;
-    std::uint64_t order_ = 0;
+    EventQueue events_;
     double now_ = 0;
     std::map<std::pair<int, std::size_t>, Awareness> aware_;
     std::set<std::pair<std::size_t, std::size_t>> broken_reported_;  // (reporter, neighbour it lost)

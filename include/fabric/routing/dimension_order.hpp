@@ -15,6 +15,7 @@
 //    along a ring form a chain, and DOR never depends on a lower dimension.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -182,6 +183,61 @@ struct DimensionOrder {
             n = emit_leg(topo, d, cs[d], leg, at, out, n);
         }
         return n;
+    }
+
+    /// Every dependency (channel, VC) -> (channel, VC) that some route creates,
+    /// for the deadlock check, in O(N k) per dimension rather than the O(N^2 k) of
+    /// walking every pair's route: the legs from one node in one direction are
+    /// prefixes of the longest such leg, so walking the longest gives every turn
+    /// within a dimension, and each of its prefixes may end there and turn into
+    /// the first hop of any later dimension.
+    template <class T, class F>
+    constexpr void for_each_turn(const T& topo, F&& f) const {
+        // longest[d][x]: the longest leg from coordinate x of dimension d, + and -.
+        std::array<std::vector<std::array<std::uint32_t, 2>>, T::rank> longest{};
+        for (std::size_t d = 0; d < T::rank; ++d) {
+            const std::uint32_t k = topo.extent(d);
+            longest[d].assign(k, {0, 0});
+            for (std::uint32_t x = 0; x < k; ++x)
+                for (std::uint32_t y = 0; y < k; ++y) {
+                    if (y == x) continue;
+                    const Leg leg = plan(topo, d, x, y);
+                    auto& l = longest[d][x];
+                    if (leg.tied && Tie == TieRule::split) {
+                        l[0] = std::max(l[0], leg.forward);
+                        l[1] = std::max(l[1], k - leg.forward);
+                    } else {
+                        l[leg.direction > 0 ? 0 : 1] = std::max(l[leg.direction > 0 ? 0 : 1], leg.hops);
+                    }
+                }
+        }
+        auto first_hop = [&](std::uint32_t at, std::size_t d, int direction) {
+            const PortId port = T::port(d, direction);
+            std::uint8_t vc = 0;
+            if constexpr (VcRule::vcs > 1) vc = topo.is_wraparound(NodeId{at}, port) ? 1 : 0;
+            return Hop{NodeId{at}, port, vc};
+        };
+        const auto n = static_cast<std::uint32_t>(topo.node_count());
+        for (std::size_t d = 0; d < T::rank; ++d)
+            for (std::uint32_t start = 0; start < n; ++start)
+                for (int side = 0; side < 2; ++side) {
+                    const int direction = side == 0 ? +1 : -1;
+                    std::uint32_t at = start, x = topo.coord(NodeId{start})[d];
+                    std::uint8_t vc = 0;
+                    Hop previous{};
+                    for (std::uint32_t h = 0, hops = longest[d][x][side]; h < hops; ++h) {
+                        Hop hop = first_hop(at, d, direction);
+                        vc = hop.vc > vc ? hop.vc : vc;  // VC 1 from the dateline on
+                        hop.vc = vc;
+                        if (h > 0) f(previous, hop);
+                        step(topo, d, at, x, direction);
+                        const auto there = topo.coord(NodeId{at});
+                        for (std::size_t next = d + 1; next < T::rank; ++next)
+                            for (int s2 = 0; s2 < 2; ++s2)
+                                if (longest[next][there[next]][s2] > 0) f(hop, first_hop(at, next, s2 == 0 ? +1 : -1));
+                        previous = hop;
+                    }
+                }
     }
 
 private:

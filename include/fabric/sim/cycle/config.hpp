@@ -3,6 +3,7 @@
 // Validated once, when a simulator is built.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 
@@ -22,6 +23,11 @@ struct PipelineDelays {
 };
 
 enum class Switching : std::uint8_t { wormhole, virtual_cut_through };
+
+/// The longest a link, a pipeline stage or a flit's serialisation may take, in
+/// cycles: sums of such delays stay far inside 32 bits, and the event wheel that
+/// holds a delay stays small.
+inline constexpr std::uint32_t max_delay_cycles = 1U << 20;
 
 /// Where a run is, handed to CycleConfig::on_progress.
 struct CycleProgress {
@@ -74,6 +80,12 @@ struct CycleConfig {
     /// Track, per source and destination, how far packets overtake one another:
     /// CycleResult::reorder_depth (costs a map lookup per packet).
     bool track_reorder = false;
+    /// The memory a run may take, in MB (2^20 bytes): a configuration whose
+    /// buffers, and the packets and routes they can hold, need more is refused when
+    /// the run starts (the message gives the figure); a run whose source queues
+    /// would take the rest stops there, reported saturated with
+    /// CycleResult::source_limit_reached (sim/cycle/memory.hpp).
+    std::uint64_t memory_limit_mb = 4096;
     /// Called about every progress_seconds of wall time during a run; empty (the
     /// default): the library prints nothing. The tools pass one that writes a line.
     std::function<void(const CycleProgress&)> on_progress{};
@@ -89,6 +101,15 @@ struct CycleConfig {
         detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
         detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
         detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
+        detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
+        detail::require(link_latency <= max_delay_cycles, "link_latency must be at most ", max_delay_cycles,
+                        " cycles; got ", link_latency);
+        for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,
+                                          pipeline.switch_traversal})
+            detail::require(stage <= max_delay_cycles, "a router pipeline stage may take at most ", max_delay_cycles,
+                            " cycles; got ", stage);
+        detail::require(std::isfinite(cycle_ns) && cycle_ns <= 1e9, "cycle_ns must be finite and at most 1e9; got ",
+                        cycle_ns);
     }
 
     /// Whether a flit or packet event at `cycle` falls in the measurement window.

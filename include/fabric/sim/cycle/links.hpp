@@ -39,6 +39,9 @@ public:
             for_each_link_class(topo, [&](std::size_t c, const auto& link) {
                 const double lat = link.latency().count / cfg.cycle_ns;
                 const double ser = static_cast<double>(cfg.flit_bytes) / (link.bandwidth().count * cfg.cycle_ns);
+                detail::require(lat <= max_delay_cycles && ser <= max_delay_cycles, "with cycles of ", cfg.cycle_ns,
+                                " ns a link of this fabric takes ", lat, " cycles of latency and ", ser,
+                                " per flit; at most ", max_delay_cycles, " are allowed: use longer cycles");
                 class_latency[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(lat - 1e-9)));
                 class_serial[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(ser - 1e-9)));
             });
@@ -82,8 +85,12 @@ public:
     void slow(std::size_t c, double factor) {
         detail::require(factor >= 1 && std::isfinite(factor),
                         "a link can only be slowed by a finite factor of at least 1; got ", factor);
-        for (const std::size_t x : {c, reverse(c)})
-            serial_[x] = static_cast<std::uint32_t>(std::ceil(static_cast<double>(serial_[x]) * factor - 1e-9));
+        for (const std::size_t x : {c, reverse(c)}) {
+            const double cycles = std::ceil(static_cast<double>(serial_[x]) * factor - 1e-9);
+            detail::require(cycles <= max_delay_cycles, "slowed by ", factor, ", a flit would take ", cycles,
+                            " cycles on the link; at most ", max_delay_cycles, " are allowed");
+            serial_[x] = static_cast<std::uint32_t>(cycles);
+        }
     }
 
 private:

@@ -25,6 +25,7 @@
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
@@ -63,6 +64,8 @@ protected:
         detail::require(cfg_.injection_queues <= V, "this fabric's links have ", V,
                         " virtual channels, so a node takes at most ", V,
                         " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
+        detail::require(fab_.flow().feedback_delay() <= max_delay_cycles, "flow control's feedback (a credit's "
+                        "return) may take at most ", max_delay_cycles, " cycles; got ", fab_.flow().feedback_delay());
         nodes_ = static_cast<std::uint32_t>(fab_.topology().node_count());
         buffer_ = fab_.flow().buffer_flits();
         const std::uint64_t frame = Frames::frame(fab_.flow());
@@ -78,6 +81,12 @@ protected:
         max_hops_ = static_cast<std::uint32_t>(R::max_hops(fab_.topology()));
         if constexpr (requires { R::max_detour_hops(fab_.topology()); })
             if (failures_.scheduled()) max_hops_ = static_cast<std::uint32_t>(R::max_detour_hops(fab_.topology()));
+        detail::require(max_hops_ <= max_route_hops, "the routing policy's routes take up to ", max_hops_,
+                        " hops; the cycle kernel counts hops in 16 bits, at most ", max_route_hops);
+        source_packet_cap_ = check_memory(
+            memory_need({nodes_, P, V, buffer_, cfg_.output_buffer_flits, max_hops_,
+                         sizeof(typename F::sender_vc) + sizeof(typename F::receiver_vc)}),
+            cfg_.memory_limit_mb);
         in_.reset(nodes_, buffer_);
         owner_.assign(in_.size(), none);
         va_rr_.assign(in_.size(), 0);
@@ -260,7 +269,7 @@ protected:
         // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
         arrivals_.schedule(enter + links_.serialisation(channel) - 1 + links_.latency(channel),
                            Arrival{static_cast<std::uint32_t>(target),
-                                   Flit{f.packet, f.index, static_cast<std::uint8_t>(f.hop + 1)}});
+                                   Flit{f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1)}});
         ++in_flight_links_;
         return enter + links_.serialisation(channel);
     }
@@ -360,6 +369,7 @@ protected:
     Links links_;
     std::uint32_t nodes_ = 0;
     std::uint32_t max_hops_ = 0;
+    std::uint64_t source_packet_cap_ = 0;  // packets the source queues may hold within the memory limit
     std::uint32_t buffer_ = 0;
     std::uint64_t wheel_size_ = 1;
     InputBuffers<P, V> in_;

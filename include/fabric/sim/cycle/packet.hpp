@@ -10,12 +10,16 @@
 
 namespace fabric::cycle {
 
+/// The kernel counts a route's hops in 16 bits (route_len, hop): the simulator
+/// refuses a routing policy whose max_hops is larger.
+inline constexpr std::uint32_t max_route_hops = 65535;
+
 struct Flit {
     std::uint32_t packet;
     std::uint16_t index;
-    std::uint8_t hop;  // number of links crossed so far
-    std::uint8_t unused = 0;
+    std::uint16_t hop;  // number of links crossed so far
 };
+static_assert(sizeof(Flit) == 8, "a flit is two words of the buffer rings");
 
 struct Packet {
     std::uint32_t src = 0, dst = 0;

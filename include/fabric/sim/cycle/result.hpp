@@ -60,6 +60,9 @@ struct CycleResult {
     std::uint64_t cycles = 0;   // simulated, warm-up and drain included
     bool saturated = false;     // not drained, or accepted below 95% of offered
     bool drained = true;        // every measured packet delivered before the run stopped
+    /// The source queues reached what CycleConfig::memory_limit_mb leaves them and
+    /// the run stopped there (saturated; its figures cover the cycles run).
+    bool source_limit_reached = false;
     std::uint64_t measured_packets = 0;
     std::uint64_t measured_delivered = 0;
     std::uint64_t measured_lost = 0;       // measured packets lost to a failed link or without a route

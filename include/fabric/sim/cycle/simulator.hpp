@@ -82,7 +82,7 @@ class CycleSimulator<Fab, A> : cycle::Router<Fab, A> {
     using Net = cycle::Network<Fab>;
     using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::sources_,
-        Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::wake_, Base::wheel_size_, Base::buffer_,
+        Base::source_packet_cap_, Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::wake_, Base::wheel_size_, Base::buffer_,
         Base::messages_, Base::reorder_, Base::in_flight_links_, Base::sent_in_window_, Base::latency_hist_,
         Base::network_hist_, Base::message_hist_;
     using Base::activate, Base::front, Base::write_route, Base::start_head, Base::output_ready, Base::queue_can_send;
@@ -236,6 +236,11 @@ private:
                 res_.drained = measured_in && !(trace_end && !empty());
                 break;
             }
+            if (sources_.packets() >= source_packet_cap_) {  // the memory limit: stop rather than grow
+                res_.source_limit_reached = true;
+                res_.drained = false;
+                break;
+            }
             if (watchdog_.due() && buffered_ > 0) {
                 if (auto report = find_deadlock(now)) {
                     res_.deadlock = std::move(report);
@@ -256,7 +261,10 @@ private:
 
     CycleResult finish(std::uint64_t cycles) {
         res_.cycles = cycles;
-        const double window_node_cycles = static_cast<double>(cfg_.measure) * nodes_;
+        // A run stopped early (the memory limit) measured only part of its window.
+        const auto window = static_cast<double>(std::max<std::uint64_t>(
+            1, std::min(cfg_.measure, cycles > cfg_.warmup ? cycles - cfg_.warmup : 0)));
+        const double window_node_cycles = window * nodes_;
         res_.offered = static_cast<double>(res_.flits_created_in_window) / window_node_cycles;
         res_.accepted = static_cast<double>(res_.flits_ejected_in_window) / window_node_cycles;
         res_.saturated = !res_.drained || res_.accepted < 0.95 * res_.offered;
@@ -270,7 +278,7 @@ private:
         res_.ports_per_node = P;
         res_.channel_utilisation.resize(sent_in_window_.size());
         for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
-            res_.channel_utilisation[c] = static_cast<double>(sent_in_window_[c]) / static_cast<double>(cfg_.measure);
+            res_.channel_utilisation[c] = static_cast<double>(sent_in_window_[c]) / window;
         return std::move(res_);
     }
 
