@@ -41,6 +41,7 @@ int table(std::uint64_t cycles) {
 }
 
 int one_link(const Settings& s) {
+    fabric_apps::check_work(static_cast<double>(s.cycles) * (s.table ? 8 : 1), "link cycles", 5e6);
     if (s.table) return table(s.cycles);
     detail::require(s.fifo_depth >= 8 && s.fifo_depth <= 1U << 20, "--fifo-depth must be between 8 and 2^20 words");
     ApenetCredit protocol = ApenetCredit::with_fifo(s.fifo_depth);

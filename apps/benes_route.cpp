@@ -9,6 +9,7 @@
 #include "common/tool.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <numeric>
@@ -30,6 +31,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, ports, form, radix, se
 int route_one(const Settings& set) {
     detail::require(set.form == "recursive" || set.form == "clos", "--form must be recursive or clos; got '", set.form, "'");
     detail::require(set.ports >= 2, "--ports must be at least 2");
+    const double n = static_cast<double>(set.ports);
+    fabric_apps::check_work(n * std::log2(n), "switch settings (N log2 N)", 2e7);
     std::vector<std::uint32_t> perm(set.ports);
     std::iota(perm.begin(), perm.end(), 0U);
     Random(set.seed).shuffle(std::span<std::uint32_t>(perm));

@@ -3,6 +3,7 @@
 // several seeds per point (CSV or JSON with 95% confidence intervals).
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
 // configuration files: apps/common/tool.hpp.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -54,6 +55,14 @@ CycleConfig cycle_config(const RunSettings& s) {
     return c;
 }
 
+/// Node-cycles of one run at most: the window, then the drain the kernel allows by default.
+double node_cycles_per_run(const RunSettings& s) {
+    double nodes = 1;
+    for (const long long k : s.dims) nodes *= static_cast<double>(k);
+    const double window = static_cast<double>(s.warmup) + static_cast<double>(s.measure);
+    return nodes * (window + std::max(3 * window, 20000.0));
+}
+
 template <class Sim>
 int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
     const PacketSizes sizes = packet_sizes(s.packet);
@@ -61,6 +70,8 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
         const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
         detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
         const auto rates = experiment::loads(range[0], range[1], range[2]);
+        fabric_apps::check_work(node_cycles_per_run(s) * static_cast<double>(rates.size() * s.seeds.size()),
+                                "node-cycles", 2e6);
         experiment::SweepSettings settings;
         settings.seeds = s.seeds;
         const auto curve = experiment::sweep(sim, pattern, rates, sizes, settings);
@@ -68,6 +79,7 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
         else experiment::write_csv(std::cout, curve);
         return 0;
     }
+    fabric_apps::check_work(node_cycles_per_run(s), "node-cycles", 2e6);
     const CycleResult r = sim.run(pattern, s.rate, sizes);
     if (s.json) {
         std::cout << experiment::to_json(r).dump(1) << '\n';

@@ -31,6 +31,8 @@ int scenario(const Settings& s) {
         valid += std::string(i ? ", " : "") + fault_names[i];
     }
     fabric::detail::require(fault >= 0, "unknown fault '", s.fault, "'; valid: ", valid);
+    fabric::detail::require(s.at >= 0, "--at must not be negative; got ", s.at);
+    fabric_apps::check_work(s.at + 60, "simulated seconds", 5e3);  // the run goes on a minute past the fault
     const double at = s.at * 1e6;
     System quong({4, 2, 2});
     quong.inject(static_cast<Fault>(fault), s.node, at);

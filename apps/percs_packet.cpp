@@ -76,6 +76,12 @@ int sketches(const Settings& s) {
     for (const long long d : ds) detail::require(d >= 1 && d <= 16, "d (D links per hub) runs from 1 to 16; got ", d);
     detail::require(!s.csv || (!ds.empty() && !s.hotspot && !s.messages && !s.cau),
                     "--csv writes the all-to-all table only: give --alltoall or --d, and no other sketch");
+    double node_cycles = 0;  // two routings per d, each of (32 d + 1) 32 hubs
+    for (const long long d : ds)
+        node_cycles += 2.0 * static_cast<double>((32 * d + 1) * 32) * (static_cast<double>(warmup) + static_cast<double>(window));
+    if (all || s.hotspot)  // 33 supernodes, both routings, a window of at least 20000 cycles
+        node_cycles += 2.0 * 33 * 32 * (static_cast<double>(warmup) + std::max(static_cast<double>(window), 20000.0));
+    fabric_apps::check_work(node_cycles, "hub-cycles", 1e5);
     if (!ds.empty()) {
         const analytic::PercsAlltoall model;
         if (s.csv) {
@@ -164,8 +170,9 @@ int main(int argc, char** argv) {
         "the Blue Waters sketches of the PERCS interconnect paper (section VII) from the cycle kernel and the CAU "
         "model; with no sketch named, all of them with d = 1.",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--alltoall", s.alltoall, "all-to-all bandwidth per node for d = 1 .. D")->capture_default_str();
-            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',');
+            app.add_option("--alltoall", s.alltoall, "all-to-all bandwidth per node for d = 1 .. D")
+                ->check(CLI::Range(1U, 16U));
+            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',')->check(CLI::Range(1U, 16U));
             app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
             app.add_option("--window", s.window, "measurement window, cycles")->capture_default_str();
             app.add_flag("--hotspot", s.hotspot, "the 32-to-32 hot spot between two supernodes");

@@ -28,6 +28,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, words, window, clock_m
 int transfer(const Settings& s) {
     detail::require(s.words >= 1, "--words must be at least 1");
     detail::require(s.window >= 1, "--window must be at least 1");
+    fabric_apps::check_work(static_cast<double>(s.words), "words", 5e6);
     ScuTiming timing;
     timing.window = s.window;
     const QcdocScu link(MHz{s.clock_mhz});

@@ -8,6 +8,8 @@
 
 #include "common/tool.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -49,6 +51,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, packet, measure, json)
 
 int saturation(const Settings& s) {
     detail::require(s.packet >= 1 && s.measure >= 1, "--packet and --measure must be positive");
+    // Three patterns, loads in steps of 0.02 up to each flow bound (at most 2): 150 runs of 64 nodes at most.
+    const double window = 1.2 * static_cast<double>(s.measure);
+    fabric_apps::check_work(150 * 64 * (window + std::max(3 * window, 20000.0)), "node-cycles", 2e6);
     using T = Torus<2>;
     const Fabric<T, DorTieSplit<>> net{T({8, 8})};
     const Row rows[] = {measure(net, "uniform", UniformTraffic(64), s.packet, s.measure),

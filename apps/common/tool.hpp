@@ -5,6 +5,8 @@
 //   --config FILE    takes the settings from a JSON file (a key the settings do
 //                    not have is an error); options given as well override it;
 //   --dump-config    prints the settings this command line implies and stops;
+//   --work-limit S   refuses, before it starts, a run estimated to take longer
+//                    than S seconds (default a day), with the figure;
 // and the exit status is the tool's own, 0 for --help and --dump-config, 2 for
 // bad options or a bad configuration (with a fabric: message), including numbers
 // that are negative where they may not be, not finite, out of range or followed
@@ -70,6 +72,22 @@ Settings base_settings(int argc, char** argv) {
     return Settings{};
 }
 
+/// The longest run a tool starts, in seconds of estimated run time (--work-limit).
+inline double& work_limit_seconds() {
+    static double limit = 24 * 3600.0;
+    return limit;
+}
+
+/// Refuses, before it starts, a run of `units` of work (node-cycles, cycles, ...)
+/// that at about `per_second` of them (this tool on one core, a conservative
+/// figure) would take longer than --work-limit.
+inline void check_work(double units, std::string_view unit, double per_second) {
+    const double seconds = units / per_second;
+    fabric::detail::require(seconds <= work_limit_seconds(), "this run would take about ", seconds, " s (", units, " ",
+                            unit, " at about ", per_second, " per second); --work-limit is ", work_limit_seconds(),
+                            " s: raise it, or make the run smaller");
+}
+
 /// Every numeric option read by parse_number first: CLI11 alone lets "-1" through
 /// into an unsigned 64-bit option (as 2^64 - 1) and "inf" or "nan" into a real one.
 inline void check_numbers(CLI::App& app) {
@@ -83,7 +101,9 @@ inline void check_numbers(CLI::App& app) {
                         parse(text, name);
                         return std::string();
                     } catch (const fabric::config_error& e) {
-                        return std::string(e.what());
+                        // CLI11 names the option itself: keep what parse_number says after it.
+                        const std::string what = e.what(), prefix = "fabric: " + name + ": ";
+                        return what.starts_with(prefix) ? what.substr(prefix.size()) : what;
                     }
                 },
                 "", "number");
@@ -108,6 +128,9 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                        "take the settings from this JSON file (keys: the options' names, - as _); options given "
                        "as well override it");
         app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
+        app.add_option("--work-limit", work_limit_seconds(),
+                       "seconds of estimated run time past which a run is refused before it starts")
+            ->capture_default_str();
         bind(app, s);
         check_numbers(app);
         try {
@@ -115,9 +138,10 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         } catch (const CLI::CallForHelp& e) {
             return app.exit(e);
         } catch (const CLI::ParseError& e) {
-            std::fprintf(stderr, "%s: %s\n%s", name.c_str(), e.what(), usage.c_str());
+            std::fprintf(stderr, "fabric: %s\n%s", e.what(), usage.c_str());
             return 2;
         }
+        fabric::detail::require(work_limit_seconds() > 0, "--work-limit must be positive; got ", work_limit_seconds());
         if (dump) {
             std::cout << nlohmann::json(s).dump(1) << '\n';
             return 0;

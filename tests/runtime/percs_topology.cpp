@@ -196,6 +196,8 @@ TEST_CASE("PERCS rules are checked when the system is built") {
     CHECK_THROWS_WITH_AS(PercsTopology(64, 16), doctest::Contains("at most 16 D ports"), config_error);
     CHECK_NOTHROW(PercsTopology(512, 1));
     CHECK_THROWS_WITH_AS(PercsTopology(0, 1), doctest::Contains("at least 1 supernode"), config_error);
+    // n_s n_d = 2^32 + 32 wraps to 32 in 32 bits: refused, not built with repeating node numbers.
+    CHECK_THROWS_WITH_AS(PercsTopology(134217729, 32), doctest::Contains("at most 16 D ports"), config_error);
 }
 
 TEST_CASE("the all-to-all model's system: every hub has d D links out and d in, no self-loops") {

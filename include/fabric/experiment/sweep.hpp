@@ -6,6 +6,7 @@
 // in cycles (creation to tail ejection), hops in links.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -64,6 +65,8 @@ struct LoadPoint {
 inline std::vector<double> loads(double from, double to, double step) {
     detail::require(step > 0 && from >= 0 && to >= from, "loads(from, to, step) needs 0 <= from <= to and step > 0; got ",
                     from, ", ", to, ", ", step);
+    detail::require(std::isfinite(to) && (to - from) / step < 1e6, "loads(from, to, step): at most a million loads; got ",
+                    from, " to ", to, " in steps of ", step);
     std::vector<double> out;
     for (std::size_t i = 0;; ++i) {
         const double r = from + static_cast<double>(i) * step;

@@ -58,12 +58,13 @@ public:
     /// h = n_s n_d / 32 is a whole number of at most 16.
     PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {}, PercsLR lr = {}, PercsD d = {})
         : PercsTopology(supernodes, d_links, Wiring::bucket, ll, lr, d) {
-        detail::require((supernodes * d_links) % nodes_per_supernode == 0,
+        const std::uint64_t product = std::uint64_t{supernodes} * d_links;
+        detail::require(product % nodes_per_supernode == 0,
                         "PERCS D-port utility h = n_s * n_d / 32 must be a whole number; got n_s = ", supernodes,
-                        ", n_d = ", d_links, " (n_s * n_d = ", supernodes * d_links, ", not a multiple of 32)");
-        detail::require(supernodes * d_links <= nodes_per_supernode * max_d_ports,
+                        ", n_d = ", d_links, " (n_s * n_d = ", product, ", not a multiple of 32)");
+        detail::require(product <= nodes_per_supernode * max_d_ports,
                         "PERCS hubs have at most 16 D ports, so h = n_s * n_d / 32 <= 16 (n_s * n_d <= 512); got n_s = ",
-                        supernodes, ", n_d = ", d_links, " (h = ", supernodes * d_links / nodes_per_supernode, ")");
+                        supernodes, ", n_d = ", d_links, " (h = ", product / nodes_per_supernode, ")");
     }
 
     /// The system of the interconnect paper's all-to-all model: 32 d + 1
@@ -191,9 +192,12 @@ private:
         detail::require(d_links >= 1 && nodes_per_supernode % d_links == 0,
                         "PERCS n_d must divide 32 (1, 2, 4, 8, 16 or 32); got ", d_links);
         w_ = nodes_per_supernode / d_links;
-        d_ports_ = wiring == Wiring::circulant ? (ns_ - 1) / nodes_per_supernode
-                                               : (ns_ * nd_ + nodes_per_supernode - 1) / nodes_per_supernode;
-        detail::require(d_ports_ <= max_d_ports, "PERCS hubs have at most 16 D ports; this system needs ", d_ports_);
+        // In 64 bits: n_s n_d of 32-bit values would wrap (and node numbers repeat).
+        const std::uint64_t ports = wiring == Wiring::circulant
+                                        ? (std::uint64_t{ns_} - 1) / nodes_per_supernode
+                                        : (std::uint64_t{ns_} * nd_ + nodes_per_supernode - 1) / nodes_per_supernode;
+        detail::require(ports <= max_d_ports, "PERCS hubs have at most 16 D ports; this system needs ", ports);
+        d_ports_ = static_cast<std::uint32_t>(ports);
     }
 
     /// Circulant wiring: the rank of b among the other supernodes as seen from a.

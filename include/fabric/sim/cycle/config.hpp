@@ -96,6 +96,9 @@ struct CycleConfig {
         detail::require(cycle_ns >= 0, "cycle_ns must be zero (unit timing) or positive; got ", cycle_ns);
         detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
         detail::require(measure >= 1, "the measurement window needs at least 1 cycle");
+        detail::require(warmup < (std::uint64_t{1} << 60) && measure < (std::uint64_t{1} << 60) &&
+                            drain_limit < (std::uint64_t{1} << 60) && watchdog < (std::uint64_t{1} << 60),
+                        "warmup, measure, drain_limit and watchdog must each be below 2^60 cycles");
         detail::require(watchdog >= 1, "the deadlock watchdog needs at least 1 cycle");
         detail::require(max_queued_per_node >= 1, "max_queued_per_node must be at least 1");
         detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
