@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -29,6 +30,14 @@ struct Iteration {
 
 Iteration iteration(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
     Iteration it;
+    double largest = 0;  // words in the largest face, counted without overflow
+    for (std::size_t d = 0; d < 4; ++d) {
+        double face = words_per_site;
+        for (std::size_t e = 0; e < 4; ++e)
+            if (e != d) face *= static_cast<double>(local[e]);
+        largest = std::max(largest, face);
+    }
+    fabric_apps::check_work(largest, "words in a face", 5e6);
     const ScuLinkSim link;
     for (std::size_t d = 0; d < 4; ++d) {
         std::size_t face = words_per_site;
@@ -87,11 +96,12 @@ int lattice(const Settings& s) {
         }
         if (!fits) continue;
         const auto r = iteration(l, p);
-        char part[32], loc[32];
-        std::snprintf(part, sizeof part, "%ux%ux%ux%u", p[0], p[1], p[2], p[3]);
-        std::snprintf(loc, sizeof loc, "%lldx%lldx%lldx%lld", l[0], l[1], l[2], l[3]);
-        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], part, loc, r.halo_ns / 1e3,
-                    r.sum_ns / 1e3, r.total_ns / 1e3);
+        auto shape = [](const auto& e) {
+            return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]) + "x" +
+                   std::to_string(e[3]);
+        };
+        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], shape(p).c_str(),
+                    shape(l).c_str(), r.halo_ns / 1e3, r.sum_ns / 1e3, r.total_ns / 1e3);
     }
     return 0;
 }

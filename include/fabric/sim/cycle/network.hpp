@@ -1,8 +1,7 @@
-// The state of a cycle-kernel run and how flits move between routers: input
-// buffers, flow-control state per (channel, VC), output queues, links and their
-// events (arrivals, feedback), packets and their routes, link failures, and the
-// counters of the run. The router pipeline (router.hpp) and the simulator
-// (simulator.hpp) build on it; see simulator.hpp for the timing model.
+// The state of a cycle-kernel run and how flits move between routers: input buffers, flow-control state per
+// (channel, VC), output queues, links and their events (arrivals, feedback), packets and their routes, link
+// failures, and the counters of the run. The router pipeline (router.hpp) and the simulator (simulator.hpp)
+// build on it; see simulator.hpp for the timing model.
 #pragma once
 
 #include <algorithm>
