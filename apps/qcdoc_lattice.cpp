@@ -30,22 +30,18 @@ struct Iteration {
 
 Iteration iteration(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
     Iteration it;
-    double largest = 0;  // words in the largest face, counted without overflow
+    // Words per face, counted without overflow; a dimension of one node keeps its faces local.
+    double largest = 0, largest_sent = 0;
     for (std::size_t d = 0; d < 4; ++d) {
         double face = words_per_site;
         for (std::size_t e = 0; e < 4; ++e)
             if (e != d) face *= static_cast<double>(local[e]);
         largest = std::max(largest, face);
+        if (partition[d] != 1) largest_sent = std::max(largest_sent, face);
     }
     fabric_apps::check_work(largest, "words in a face", 5e6);
     const ScuLinkSim link;
-    for (std::size_t d = 0; d < 4; ++d) {
-        std::size_t face = words_per_site;
-        for (std::size_t e = 0; e < 4; ++e)
-            if (e != d) face *= static_cast<std::size_t>(local[e]);
-        if (partition[d] == 1) continue;  // no neighbour in this direction: the face stays local
-        it.face_words = std::max(it.face_words, face);
-    }
+    it.face_words = static_cast<std::size_t>(largest_sent);
     if (it.face_words > 0) {
         std::vector<std::uint64_t> face(it.face_words, 1);
         const DmaDescriptor all{0, face.size(), face.size(), 1};

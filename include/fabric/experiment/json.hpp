@@ -48,20 +48,23 @@ inline nlohmann::json to_json(const LoadPoint& p) {
     return j;
 }
 
-/// {"units": {...}, "channels": [{node, port, to, link, load, bandwidth}, ...]}.
-inline nlohmann::json to_json(std::span<const ChannelLoadRecord> channels) {
-    nlohmann::json j{{"units", channels.empty() ? nlohmann::json::object() : units_of(channels.front())},
-                     {"channels", nlohmann::json::array()}};
-    for (const ChannelLoadRecord& c : channels) j["channels"].push_back(fields_to_json(c));
+inline nlohmann::json to_json(const ChannelLoadRecord& c) { return fields_to_json(c); }
+
+/// {"units": {field: unit}, key: [one object per record]}.
+template <Record R>
+nlohmann::json table_to_json(std::span<const R> records, const char* key) {
+    nlohmann::json j{{"units", records.empty() ? nlohmann::json::object() : units_of(records.front())},
+                     {key, nlohmann::json::array()}};
+    for (const R& r : records) j[key].push_back(to_json(r));
     return j;
 }
 
-inline nlohmann::json to_json(std::span<const LoadPoint> curve) {
-    nlohmann::json j{{"units", curve.empty() ? nlohmann::json::object() : units_of(curve.front())},
-                     {"points", nlohmann::json::array()}};
-    for (const LoadPoint& p : curve) j["points"].push_back(to_json(p));
-    return j;
+/// {"units": {...}, "channels": [{node, port, to, link, load, bandwidth}, ...]}.
+inline nlohmann::json to_json(std::span<const ChannelLoadRecord> channels) {
+    return table_to_json(channels, "channels");
 }
+
+inline nlohmann::json to_json(std::span<const LoadPoint> curve) { return table_to_json(curve, "points"); }
 
 inline nlohmann::json to_json(const Saturation& s) {
     nlohmann::json j = to_json(std::span<const LoadPoint>(s.probes));

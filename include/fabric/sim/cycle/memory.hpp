@@ -15,6 +15,14 @@
 
 namespace fabric::cycle {
 
+namespace detail_memory {
+constexpr std::uint64_t top = ~std::uint64_t{0};
+/// Products and sums that stop at 2^64 - 1 rather than wrap: an absurd shape
+/// still gives an absurd, refusable figure.
+constexpr std::uint64_t mul(std::uint64_t a, std::uint64_t b) { return a && b > top / a ? top : a * b; }
+constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b) { return b > top - a ? top : a + b; }
+}  // namespace detail_memory
+
 /// The sizes a run's memory follows from.
 struct MemoryShape {
     std::uint64_t nodes = 0;
@@ -30,18 +38,8 @@ struct MemoryNeed {
     std::uint64_t buffers = 0;         // input rings, VC state, output queues, flow control
     std::uint64_t in_network = 0;      // packets and routes that fit in the buffers at once
     std::uint64_t per_queued_packet = 0;
-    [[nodiscard]] constexpr std::uint64_t fixed() const {
-        return in_network > ~std::uint64_t{0} - buffers ? ~std::uint64_t{0} : buffers + in_network;
-    }
+    [[nodiscard]] constexpr std::uint64_t fixed() const { return detail_memory::add(buffers, in_network); }
 };
-
-namespace detail_memory {
-constexpr std::uint64_t top = ~std::uint64_t{0};
-/// Products and sums that stop at 2^64 - 1 rather than wrap: an absurd shape
-/// still gives an absurd, refusable figure.
-constexpr std::uint64_t mul(std::uint64_t a, std::uint64_t b) { return a && b > top / a ? top : a * b; }
-constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b) { return b > top - a ? top : a + b; }
-}  // namespace detail_memory
 
 /// Bytes of each part, rounded up to whole structures (a bound, not a reading).
 constexpr MemoryNeed memory_need(const MemoryShape& s) {
