@@ -79,11 +79,11 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "apenet_link", "one APEnet+ link: the EURETILE efficiency model and the cycle simulation.",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--fifo-depth", s.fifo_depth, "RX LINK FIFO depth, words")->capture_default_str();
-            app.add_option("--lane-gbps", s.lane_gbps, "lane rate, Gbps")->capture_default_str();
-            app.add_option("--credit-period", s.credit_period, "cycles between Credits (C)")->capture_default_str();
-            app.add_option("--t-red", s.t_red, "almost-full threshold T_RED, words (0: depth - 6)")->capture_default_str();
-            app.add_option("--cycles", s.cycles, "cycles simulated")->capture_default_str();
+            app.add_option("--fifo-depth", s.fifo_depth, "RX LINK FIFO depth, words")->check(fabric_apps::within<std::uint32_t>(8, 1U << 20))->capture_default_str();
+            app.add_option("--lane-gbps", s.lane_gbps, "lane rate, Gbps")->check(fabric_apps::within(0.0, 8.5, true))->capture_default_str();
+            app.add_option("--credit-period", s.credit_period, "cycles between Credits (C)")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
+            app.add_option("--t-red", s.t_red, "almost-full threshold T_RED, words (0: depth - 6)")->check(fabric_apps::within<std::uint32_t>(0, 1U << 20))->capture_default_str();
+            app.add_option("--cycles", s.cycles, "cycles simulated")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
             app.add_flag("--table", s.table, "the report's Table 8, model and simulation, at 28 and 34 Gbps");
             app.add_flag("--json", s.json, "JSON output");
         },

@@ -33,6 +33,9 @@ int route_one(const Settings& set) {
     detail::require(set.ports >= 2, "--ports must be at least 2");
     const double n = static_cast<double>(set.ports);
     fabric_apps::check_work(n * std::log2(n), "switch settings (N log2 N)", 2e7);
+    // Measured: about 64 bytes a port (permutation, data, both settings of every
+    // switch and the looping algorithm's work), at 2^20 and 2^22 ports alike.
+    fabric_apps::check_memory(72 * n, "permutation, switch settings and routing state, about 72 bytes a port");
     std::vector<std::uint32_t> perm(set.ports);
     std::iota(perm.begin(), perm.end(), 0U);
     Random(set.seed).shuffle(std::span<std::uint32_t>(perm));
@@ -88,10 +91,10 @@ int main(int argc, char** argv) {
         "routes one random permutation through a Benes network (looping algorithm) and checks every switch and "
         "every delivery (status 1 if one fails).",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--ports", s.ports, "ports N (recursive: a power of 2; clos: radix^2)")->capture_default_str();
-            app.add_option("--form", s.form, "recursive (2x2 switches) or clos (r x r crossbars)")->capture_default_str();
-            app.add_option("--radix", s.radix, "clos: crossbar radix r")->capture_default_str();
-            app.add_option("--seed", s.seed, "seed of the permutation")->capture_default_str();
+            app.add_option("--ports", s.ports, "ports N (recursive: a power of 2; clos: radix^2)")->check(fabric_apps::within<std::uint64_t>(2, std::uint64_t{1} << 32))->capture_default_str();
+            app.add_option("--form", s.form, "recursive (2x2 switches) or clos (r x r crossbars)")->check(fabric_apps::one_of({"recursive", "clos"}))->capture_default_str();
+            app.add_option("--radix", s.radix, "clos: crossbar radix r")->check(fabric_apps::within<std::uint32_t>(2, 4096))->capture_default_str();
+            app.add_option("--seed", s.seed, "seed of the permutation")->check(fabric_apps::any_seed())->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },
         route_one);

@@ -151,28 +151,28 @@ int main(int argc, char** argv) {
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing; a deadlock "
         "exits with status 3.",
         [](CLI::App& app, RunSettings& s) {
-            app.add_option("--topology", s.topology, "torus or mesh")->capture_default_str();
-            app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->delimiter(',')->capture_default_str();
-            app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->capture_default_str();
-            app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->capture_default_str();
-            app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->capture_default_str();
+            app.add_option("--topology", s.topology, "torus or mesh")->check(fabric_apps::one_of({"torus", "mesh"}))->capture_default_str();
+            app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
+            app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->check(fabric_apps::one_of({"dor", "dor-positive"}))->capture_default_str();
+            app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->check(fabric_apps::within(1, 2))->capture_default_str();
+            app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
             app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
-            app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection)")->capture_default_str();
+            app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
             app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
             app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
-                           "run uses the first")->delimiter(',')->capture_default_str();
-            app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
-            app.add_option("--measure", s.measure, "measurement window, cycles")->capture_default_str();
+                           "run uses the first")->check(fabric_apps::any_seed())->delimiter(',')->capture_default_str();
+            app.add_option("--warmup", s.warmup, "warm-up, cycles")->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 60) - 1))->capture_default_str();
+            app.add_option("--measure", s.measure, "measurement window, cycles")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();
             app.add_option("--router-delay", s.router_delay, "R,VA,SA,ST: cycles of routing, VC allocation, switch "
-                           "allocation, switch traversal")->delimiter(',')->capture_default_str();
-            app.add_option("--link-latency", s.link_latency, "cycles per link")->capture_default_str();
-            app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->capture_default_str();
-            app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->capture_default_str();
-            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->capture_default_str();
-            app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->capture_default_str();
+                           "allocation, switch traversal")->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->delimiter(',')->capture_default_str();
+            app.add_option("--link-latency", s.link_latency, "cycles per link")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
+            app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
+            app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->check(fabric_apps::one_of({"wormhole", "vct"}))->capture_default_str();
+            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->check(fabric_apps::one_of({"separable", "islip"}))->capture_default_str();
+            app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();
             app.add_option("--memory-limit", s.memory_limit, "MB a run may take: a larger configuration is refused "
-                           "with the figure it needs; source queues that would outgrow it stop the run (saturated)")
+                           "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))
                 ->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },

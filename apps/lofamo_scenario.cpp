@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
             app.add_option("--fault", s.fault, "host_breakdown, dnp_breakdown, host_and_dnp, link_broken, link_sick, "
                            "temperature, voltage, current, dnp_core_sick, host_memory, host_peripheral, "
                            "service_net_loss")->capture_default_str();
-            app.add_option("--node", s.node, "the faulty node")->capture_default_str();
-            app.add_option("--at", s.at, "injection time, seconds")->capture_default_str();
+            app.add_option("--node", s.node, "the faulty node")->check(fabric_apps::within<std::size_t>(0, 15))->capture_default_str();
+            app.add_option("--at", s.at, "injection time, seconds")->check(fabric_apps::at_least(0.0))->capture_default_str();
         },
         scenario);
 }

@@ -135,6 +135,10 @@ int one(const Settings& s) {
                     "pattern: halo, transpose or alltoall; got '", s.pattern, "'");
     detail::require(s.routing == "direct" || s.routing == "indirect", "routing: direct or indirect; got '", s.routing, "'");
     const PercsTopology t(s.supernodes, s.dlinks);
+    // Flows: every ordered pair of tasks for all-to-all, one or four a task else; about
+    // 3e7 flows a second measured (all-to-all on 32 supernodes).
+    const double tasks = static_cast<double>(t.node_count()) * PercsTopology::tasks_per_node;
+    fabric_apps::check_work(s.pattern == "alltoall" ? tasks * tasks : 4 * tasks, "flows", 1e7);
     TaskGrid grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
     if (!s.grid.empty()) {
         const auto pq = fabric_apps::parse_numbers<std::size_t>(s.grid, 'x', "grid");
@@ -169,14 +173,14 @@ int main(int argc, char** argv) {
         "throughput of a task mapping on PERCS from the flow-level kernel (Chakaravarthy et al.); without "
         "--supernodes, the paper's Tables I and IV beside ours (status 1 if a cell differs).",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--supernodes", s.supernodes, "n_s; 0 prints the paper's tables")->capture_default_str();
-            app.add_option("--dlinks", s.dlinks, "n_d, D links between each pair of supernodes")->capture_default_str();
-            app.add_option("--pattern", s.pattern, "halo, transpose or alltoall")->capture_default_str();
+            app.add_option("--supernodes", s.supernodes, "n_s; 0 prints the paper's tables")->check(fabric_apps::within<std::uint32_t>(0, 512))->capture_default_str();
+            app.add_option("--dlinks", s.dlinks, "n_d, D links between each pair of supernodes")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
+            app.add_option("--pattern", s.pattern, "halo, transpose or alltoall")->check(fabric_apps::one_of({"halo", "transpose", "alltoall"}))->capture_default_str();
             app.add_option("--mapping", s.mapping, "default, node-seq, node-rnd, drawer-seq, drawer-rnd, sn-seq, "
                            "sn-rnd, modcolor, row, column, hybrid")->capture_default_str();
-            app.add_option("--routing", s.routing, "direct or indirect")->capture_default_str();
+            app.add_option("--routing", s.routing, "direct or indirect")->check(fabric_apps::one_of({"direct", "indirect"}))->capture_default_str();
             app.add_option("--grid", s.grid, "PxQ task grid (default: the most square grid of all tasks)");
-            app.add_option("--seed", s.seed, "seed of the random mappings")->capture_default_str();
+            app.add_option("--seed", s.seed, "seed of the random mappings")->check(fabric_apps::any_seed())->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
             app.add_flag("--channels", s.channels, "every channel's load (node, port, to, link class, load) as CSV, "
                          "or JSON with --json; for tools/plot percs-supernode");

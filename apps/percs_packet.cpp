@@ -38,6 +38,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
                      std::uint64_t window) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
+    cfg.memory_limit_mb = fabric_apps::memory_limit_mb();  // the kernel states its need up front
     cfg.on_progress = fabric_apps::terminal_progress();
     cfg.warmup = warmup;
     cfg.measure = window;
@@ -123,6 +124,7 @@ int sketches(const Settings& s) {
         const PercsTopology t(8, 4);
         const PercsHub hub{t, PercsHubRouting<>(PercsModeMix::only(PercsMode::random_indirect)), Credit{32, 1}};
         CycleConfig cfg = percs_cycle_config(t);
+        cfg.memory_limit_mb = fabric_apps::memory_limit_mb();
         const auto gap = static_cast<std::uint64_t>(std::ceil(20.0 / cfg.cycle_ns));
         cfg.warmup = 0;
         cfg.measure = 2000 * gap;  // every message is measured
@@ -171,10 +173,10 @@ int main(int argc, char** argv) {
         "model; with no sketch named, all of them with d = 1.",
         [](CLI::App& app, Settings& s) {
             app.add_option("--alltoall", s.alltoall, "all-to-all bandwidth per node for d = 1 .. D")
-                ->check(CLI::Range(1U, 16U));
-            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',')->check(CLI::Range(1U, 16U));
-            app.add_option("--warmup", s.warmup, "warm-up, cycles")->capture_default_str();
-            app.add_option("--window", s.window, "measurement window, cycles")->capture_default_str();
+                ->check(fabric_apps::within<std::uint32_t>(1, 16));
+            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',')->check(fabric_apps::within<std::uint32_t>(1, 16));
+            app.add_option("--warmup", s.warmup, "warm-up, cycles")->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 40)))->capture_default_str();
+            app.add_option("--window", s.window, "measurement window, cycles")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 40)))->capture_default_str();
             app.add_flag("--hotspot", s.hotspot, "the 32-to-32 hot spot between two supernodes");
             app.add_flag("--messages", s.messages, "16 KB messages under random indirect routing: reassembly");
             app.add_flag("--cau", s.cau, "a global sum on the CAU against a software tree");

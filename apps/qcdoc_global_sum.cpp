@@ -55,9 +55,9 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "qcdoc_global_sum", "a global sum and a broadcast on a QCDOC partition by the SCUs' global mode.",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--partition", s.partition, "extents, e.g. 8,4,4,2")->delimiter(',')->capture_default_str();
+            app.add_option("--partition", s.partition, "extents, e.g. 8,4,4,2")->check(fabric_apps::within<std::uint32_t>(1, 1U << 30))->delimiter(',')->capture_default_str();
             app.add_flag("--doubled", s.doubled, "both directions of every dimension at once");
-            app.add_option("--clock-mhz", s.clock_mhz, "link clock, MHz")->capture_default_str();
+            app.add_option("--clock-mhz", s.clock_mhz, "link clock, MHz")->check(fabric_apps::within(0.0, 1e6, true))->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },
         global_sum);

@@ -40,6 +40,7 @@ Iteration iteration(const std::vector<long long>& local, const std::vector<std::
         if (partition[d] != 1) largest_sent = std::max(largest_sent, face);
     }
     fabric_apps::check_work(largest, "words in a face", 5e6);
+    fabric_apps::check_memory(20 * largest_sent, "a face sent and received, about 20 bytes a word");
     const ScuLinkSim link;
     it.face_words = static_cast<std::size_t>(largest_sent);
     if (it.face_words > 0) {
@@ -109,9 +110,9 @@ int main(int argc, char** argv) {
         "the communication of one conjugate-gradient iteration of lattice QCD on QCDOC (halo exchange and global "
         "sums), and its hard scaling.",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--local", s.local, "local volume, sites per node (4 extents)")->delimiter(',')->capture_default_str();
-            app.add_option("--partition", s.partition, "partition, nodes (4 extents)")->delimiter(',')->capture_default_str();
-            app.add_option("--global", s.global, "global lattice for the hard-scaling table (4 extents)")->delimiter(',')->capture_default_str();
+            app.add_option("--local", s.local, "local volume, sites per node (4 extents)")->check(fabric_apps::at_least<long long>(1))->delimiter(',')->capture_default_str();
+            app.add_option("--partition", s.partition, "partition, nodes (4 extents)")->check(fabric_apps::at_least<std::uint32_t>(1))->delimiter(',')->capture_default_str();
+            app.add_option("--global", s.global, "global lattice for the hard-scaling table (4 extents)")->check(fabric_apps::at_least<long long>(1))->delimiter(',')->capture_default_str();
         },
         lattice);
 }

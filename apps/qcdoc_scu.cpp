@@ -29,6 +29,8 @@ int transfer(const Settings& s) {
     detail::require(s.words >= 1, "--words must be at least 1");
     detail::require(s.window >= 1, "--window must be at least 1");
     fabric_apps::check_work(static_cast<double>(s.words), "words", 5e6);
+    // Measured: about 18 bytes a word (the data sent and the data received).
+    fabric_apps::check_memory(20 * static_cast<double>(s.words), "words sent and received, about 20 bytes each");
     ScuTiming timing;
     timing.window = s.window;
     const QcdocScu link(MHz{s.clock_mhz});
@@ -65,11 +67,11 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "qcdoc_scu", "one transfer over a QCDOC SCU link, word by word (Boyle et al.).",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--words", s.words, "words to transfer")->capture_default_str();
-            app.add_option("--window", s.window, "words in the air before an acknowledgement")->capture_default_str();
-            app.add_option("--clock-mhz", s.clock_mhz, "link clock, MHz")->capture_default_str();
-            app.add_option("--ber", s.ber, "bit error rate of the link")->capture_default_str();
-            app.add_option("--seed", s.seed, "seed of the bit errors")->capture_default_str();
+            app.add_option("--words", s.words, "words to transfer")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
+            app.add_option("--window", s.window, "words in the air before an acknowledgement")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
+            app.add_option("--clock-mhz", s.clock_mhz, "link clock, MHz")->check(fabric_apps::within(0.0, 1e6, true))->capture_default_str();
+            app.add_option("--ber", s.ber, "bit error rate of the link")->check(fabric_apps::within(0.0, 0.01))->capture_default_str();
+            app.add_option("--seed", s.seed, "seed of the bit errors")->check(fabric_apps::any_seed())->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },
         transfer);

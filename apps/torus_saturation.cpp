@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
         "saturation throughput of the 8x8 torus (dimension order, dateline) under uniform, transpose and tornado "
         "traffic from the cycle kernel, beside the flow-level bound.",
         [](CLI::App& app, Settings& s) {
-            app.add_option("--packet", s.packet, "flits per packet")->capture_default_str();
-            app.add_option("--measure", s.measure, "measurement window, cycles")->capture_default_str();
+            app.add_option("--packet", s.packet, "flits per packet")->check(fabric_apps::within<std::uint32_t>(1, 65535))->capture_default_str();
+            app.add_option("--measure", s.measure, "measurement window, cycles")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
         },
         saturation);

@@ -8,13 +8,16 @@
 #include <fabric/routing/omega.hpp>
 #include <fabric/systems/gf11.hpp>
 
+#include "no_options.hpp"
+
 #include <cstdio>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
-int main() {
+int main(int argc, char** argv) {
+    if (fabric_examples::refuse_options(argc, argv)) return 2;
     using namespace fabric;
     const Gf11 machine;
     const std::uint32_t p = 512;  // logical processors

@@ -10,8 +10,10 @@
 #include <fabric/sim/link_load.hpp>
 
 #include "own/chord_ring.hpp"
+#include "no_options.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+    if (fabric_examples::refuse_options(argc, argv)) return 2;
     using Ring = own::ChordRing<8>;
     // Formed: the routing fits, the VCs per class suffice, the dependency graph is acyclic.
     const fabric::Fabric<Ring, own::ChordRouting<true>> net{Ring{}};

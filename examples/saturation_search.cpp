@@ -6,10 +6,13 @@
 //   saturation_search > curve.csv     (the curve on stdout, the search on stderr)
 #include <fabric/fabric.hpp>
 
+#include "no_options.hpp"
+
 #include <cstdio>
 #include <iostream>
 
-int main() {
+int main(int argc, char** argv) {
+    if (fabric_examples::refuse_options(argc, argv)) return 2;
     using namespace fabric;
     using Net = Fabric<Torus<2>, DorTieSplit<>>;
     const Net net{Torus<2>{{8, 8}}};

@@ -7,6 +7,8 @@
 //   --dump-config    prints the settings this command line implies and stops;
 //   --work-limit S   refuses, before it starts, a run estimated to take longer
 //                    than S seconds (default a day), with the figure;
+//   --memory-limit M the same for a run estimated to need more than M MB
+//                    (default 4096);
 // and the exit status is the tool's own, 0 for --help and --dump-config, 2 for
 // bad options or a bad configuration (with a fabric: message), including numbers
 // that are negative where they may not be, not finite, out of range or followed
@@ -20,9 +22,13 @@
 #include <new>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -88,6 +94,64 @@ inline void check_work(double units, std::string_view unit, double per_second) {
                             " s: raise it, or make the run smaller");
 }
 
+/// A numeric option's valid values: checked by parse_number as the option is read
+/// and shown in --help after its type ("UINT:in [8, 1048576]", "FLOAT:in (0, 8.5]",
+/// "UINT:>= 1"). Combinations (n_d dividing 32, a buffer holding a packet) are
+/// checked by the library and named in its message.
+template <class T>
+CLI::Validator range_validator(T lo, T hi, bool open_below, const std::string& desc) {
+    return CLI::Validator(
+        [lo, hi, open_below, desc](std::string& text) -> std::string {
+            try {
+                const T v = parse_number<T>(text, "value");
+                if (v < lo || v > hi || (open_below && v == lo)) return "'" + text + "' is not " + desc;
+                return {};
+            } catch (const fabric::config_error& e) {
+                const std::string what = e.what(), prefix = "fabric: value: ";
+                return what.starts_with(prefix) ? what.substr(prefix.size()) : what;
+            }
+        },
+        desc, "within");
+}
+
+template <class T>
+CLI::Validator within(T lo, T hi, bool open_below = false) {
+    std::ostringstream d;
+    d << (open_below ? "in (" : "in [") << lo << ", " << hi << "]";
+    return range_validator(lo, hi, open_below, d.str());
+}
+
+/// The same with no upper bound but the type's: shown as ">= lo".
+template <class T>
+CLI::Validator at_least(T lo) {
+    std::ostringstream d;
+    d << ">= " << lo;
+    return range_validator(lo, std::numeric_limits<T>::max(), false, d.str());
+}
+
+/// A seed: every value of its type is valid.
+inline CLI::Validator any_seed() {
+    return range_validator<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max(), false, "any 64-bit value");
+}
+
+/// A text option that takes one of the listed words; the list is shown in --help.
+inline CLI::Validator one_of(std::vector<std::string> words) { return CLI::IsMember(std::move(words)); }
+
+/// The most memory a tool's run may take, in MB (--memory-limit; cycle_sim binds its
+/// own, which goes to the kernel's CycleConfig::memory_limit_mb).
+inline std::uint64_t& memory_limit_mb() {
+    static std::uint64_t limit = 4096;
+    return limit;
+}
+
+/// Refuses, before it allocates, a run that would take about `bytes` of memory
+/// (`what` says of which data) past --memory-limit, with the figure.
+inline void check_memory(double bytes, std::string_view what) {
+    const double mb = bytes / (1024.0 * 1024.0);
+    fabric::detail::require(mb <= static_cast<double>(memory_limit_mb()), "this run would need about ", mb, " MB (",
+                            what, "); --memory-limit is ", memory_limit_mb(), " MB: raise it, or make the run smaller");
+}
+
 /// Every numeric option read by parse_number first: CLI11 alone lets "-1" through
 /// into an unsigned 64-bit option (as 2^64 - 1) and "inf" or "nan" into a real one.
 inline void check_numbers(CLI::App& app) {
@@ -130,8 +194,14 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
         app.add_option("--work-limit", work_limit_seconds(),
                        "seconds of estimated run time past which a run is refused before it starts")
+            ->check(within(0.0, 1e12, true))
             ->capture_default_str();
         bind(app, s);
+        if (app.get_option_no_throw("--memory-limit") == nullptr)
+            app.add_option("--memory-limit", memory_limit_mb(),
+                           "MB a run may take: a larger one is refused before it starts, with the figure it needs")
+                ->check(at_least<std::uint64_t>(1))
+                ->capture_default_str();
         check_numbers(app);
         try {
             app.parse(argc, argv);

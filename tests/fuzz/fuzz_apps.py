@@ -47,10 +47,13 @@ def options_of(tool):
         sys.exit(f"fuzz_apps: {tool} --help exited {out.returncode}")
     opts = []
     for line in out.stdout.splitlines():
-        m = re.match(r"^\s+(?:-\w,)?(--[\w-]+)(?:\s+([A-Z]+)(?:=(\S+))?)?(\s+\.\.\.)?", line)
-        if not m or m.group(1) in ("--help", "--config", "--dump-config"):
+        # "  --dims INT:in [1, 1073741824]=[8,8] ...   extents": the spec ends where the
+        # description starts (two spaces); the type's valid range follows a colon.
+        spec = re.split(r"\s{2,}", line.strip())[0]
+        m = re.match(r"^(?:-\w,)?(--[\w-]+)(?:\s+([A-Z]+))?", spec)
+        if not line.startswith("  ") or not m or m.group(1) in ("--help", "--config", "--dump-config"):
             continue
-        opts.append((m.group(1), m.group(2), bool(m.group(4))))
+        opts.append((m.group(1), m.group(2), spec.endswith(" ...")))
     if not opts:
         sys.exit(f"fuzz_apps: no options found in {tool} --help")
     return opts

@@ -1,0 +1,23 @@
+# Every numeric option of a tool shows its valid values in --help, after its
+# type: "UINT:in [8, 1048576]", "FLOAT:in (0, 8.5]", "UINT:>= 1", "UINT:any 64-bit
+# value". Run as cmake -DTOOL=<program> -P help_ranges.cmake.
+execute_process(COMMAND ${TOOL} --help OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${TOOL} --help exited with ${rc}")
+endif()
+string(REGEX MATCHALL "\n  --[a-z-]+ (UINT|INT|FLOAT)[^ \n]*" options "${out}")
+list(LENGTH options count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "${TOOL} --help lists no numeric option (at least --work-limit is one)")
+endif()
+set(bad "")
+foreach(option IN LISTS options)
+  string(STRIP "${option}" option)
+  if(NOT option MATCHES ":(in|>=|any)$")
+    string(APPEND bad " ${option}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "${TOOL} --help shows no valid range for:${bad}")
+endif()
+message(STATUS "${TOOL}: all ${count} numeric options show their range")
