@@ -31,7 +31,7 @@ using namespace fabric;
 struct Settings {
     std::uint32_t supernodes = 0;  // n_s; 0: the paper's tables
     std::uint32_t dlinks = 1;      // n_d, D links between each pair of supernodes
-    std::string pattern = "halo";  // halo | transpose | alltoall
+    std::string pattern = "halo";  // halo | row_column_alltoall (the paper's "transpose") | alltoall
     std::string mapping = "default";
     std::string routing = "direct";  // direct | indirect
     std::string grid;                // PxQ tasks; empty: the default grid
@@ -48,7 +48,7 @@ LinkLoads evaluate(const PercsTopology& t, TaskGrid grid, const std::string& pat
         if (pattern == "halo")
             return link_load(net, HaloTraffic(Grid{static_cast<long long>(grid.cols), static_cast<long long>(grid.rows)}),
                              placement);
-        if (pattern == "transpose") return link_load(net, TransposeTraffic(grid.rows, grid.cols), placement);
+        if (pattern == "row_column_alltoall") return link_load(net, RowColumnAllToAllTraffic(grid.rows, grid.cols), placement);
         return link_load(net, UniformTraffic(grid.size(), UniformTraffic::Self::excluded), placement);
     };
     if (routing == "direct") return with(PercsFabric<Direct>{t});
@@ -91,7 +91,7 @@ std::size_t print_table(const paper::Table& table, std::vector<std::string>& not
         const auto grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
         for (const auto& column : table.columns) {
             const auto& cell = column.cells[r];
-            const auto loads = evaluate(t, grid, table.pattern == paper::Pattern::halo ? "halo" : "transpose",
+            const auto loads = evaluate(t, grid, table.pattern == paper::Pattern::halo ? "halo" : "row_column_alltoall",
                                         percs_placement(t, grid, column.mapping), table.direct ? "direct" : "indirect");
             const auto rounded = static_cast<long long>(std::nearbyint(loads.throughput()));
             const std::string bottleneck(loads.classes()[loads.bottleneck()].link_name);
@@ -131,8 +131,8 @@ int one(const Settings& s) {
     detail::require(!s.channels || s.supernodes > 0, "--channels needs one configuration: give --supernodes");
     if (s.supernodes == 0) return tables();
     detail::require(s.dlinks >= 1, "dlinks must be positive");
-    detail::require(s.pattern == "halo" || s.pattern == "transpose" || s.pattern == "alltoall",
-                    "pattern: halo, transpose or alltoall; got '", s.pattern, "'");
+    detail::require(s.pattern == "halo" || s.pattern == "row_column_alltoall" || s.pattern == "alltoall",
+                    "pattern: halo, row_column_alltoall (the paper's \"transpose\") or alltoall; got '", s.pattern, "'");
     detail::require(s.routing == "direct" || s.routing == "indirect", "routing: direct or indirect; got '", s.routing, "'");
     const PercsTopology t(s.supernodes, s.dlinks);
     // Flows: every ordered pair of tasks for all-to-all, one or four a task else; about
@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
         [](CLI::App& app, Settings& s) {
             app.add_option("--supernodes", s.supernodes, "n_s; 0 prints the paper's tables")->check(fabric_apps::within<std::uint32_t>(0, 512))->capture_default_str();
             app.add_option("--dlinks", s.dlinks, "n_d, D links between each pair of supernodes")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
-            app.add_option("--pattern", s.pattern, "halo, transpose or alltoall")->check(fabric_apps::one_of({"halo", "transpose", "alltoall"}))->capture_default_str();
+            app.add_option("--pattern", s.pattern, "halo, row_column_alltoall (what the paper calls transpose: all-to-all in each row and column of the task grid) or alltoall")->check(fabric_apps::one_of({"halo", "row_column_alltoall", "alltoall"}))->capture_default_str();
             app.add_option("--mapping", s.mapping, "default, node-seq, node-rnd, drawer-seq, drawer-rnd, sn-seq, "
                            "sn-rnd, modcolor, row, column, hybrid")->capture_default_str();
             app.add_option("--routing", s.routing, "direct or indirect")->check(fabric_apps::one_of({"direct", "indirect"}))->capture_default_str();

@@ -1,5 +1,5 @@
 // Saturation throughput of an 8x8 torus (dimension order, dateline, 2 VCs of 8
-// flits) under uniform, transpose and tornado traffic, from the cycle kernel,
+// flits) under uniform, row-column all-to-all (PERCS "transpose") and tornado traffic, from the cycle kernel,
 // against the bound the flow-level kernel gives (link bandwidth over the busiest
 // channel's load).
 //
@@ -57,7 +57,7 @@ int saturation(const Settings& s) {
     using T = Torus<2>;
     const Fabric<T, DorTieSplit<>> net{T({8, 8})};
     const Row rows[] = {measure(net, "uniform", UniformTraffic(64), s.packet, s.measure),
-                        measure(net, "transpose", TransposeTraffic(8, 8), s.packet, s.measure),
+                        measure(net, "row_column_alltoall", RowColumnAllToAllTraffic(8, 8), s.packet, s.measure),
                         measure(net, "tornado", TornadoTraffic(Grid{8, 8}), s.packet, s.measure)};
     if (s.json) {
         nlohmann::json out{{"packet_flits", s.packet}, {"rows", nlohmann::json::array()}};
@@ -68,9 +68,9 @@ int saturation(const Settings& s) {
         return 0;
     }
     std::printf("8x8 torus, DOR + dateline, 2 VCs x 8 flits, %u-flit packets (flits/cycle/node)\n\n", s.packet);
-    std::printf("%-10s %12s %12s %10s\n", "pattern", "flow bound", "saturation", "fraction");
+    std::printf("%-20s %12s %12s %10s\n", "pattern", "flow bound", "saturation", "fraction");
     for (const Row& r : rows)
-        std::printf("%-10s %12.4f %12.4f %9.0f%%\n", r.pattern.c_str(), r.bound, r.saturation,
+        std::printf("%-20s %12.4f %12.4f %9.0f%%\n", r.pattern.c_str(), r.bound, r.saturation,
                     100 * r.saturation / r.bound);
     return 0;
 }
@@ -79,7 +79,7 @@ int saturation(const Settings& s) {
 int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "torus_saturation",
-        "saturation throughput of the 8x8 torus (dimension order, dateline) under uniform, transpose and tornado "
+        "saturation throughput of the 8x8 torus (dimension order, dateline) under uniform, row-column all-to-all and tornado "
         "traffic from the cycle kernel, beside the flow-level bound.",
         [](CLI::App& app, Settings& s) {
             app.add_option("--packet", s.packet, "flits per packet")->check(fabric_apps::within<std::uint32_t>(1, 65535))->capture_default_str();

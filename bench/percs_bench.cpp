@@ -2,7 +2,7 @@
 //  1. the largest system, n_s = 512, n_d = 1 (65,536 tasks on a 256 x 256 grid),
 //     under Transpose (33.5 million communicating pairs), direct and indirect;
 //  2. the whole sweep of the mapping study: n_s in {16, ..., 512} x n_d in
-//     {1, ..., 16} (h whole, at most 16) x {halo, transpose} x every mapping x
+//     {1, ..., 16} (h whole, at most 16) x {halo, row-column all-to-all (the paper's transpose)} x every mapping x
 //     {direct, indirect}. Mappings a grid does not allow are counted as skipped.
 //
 //   percs_bench [--skip-sweep]
@@ -30,7 +30,7 @@ LinkLoads run(const PercsTopology& t, TaskGrid grid, bool halo, const Placement&
     if (halo)
         return link_load(net, HaloTraffic(Grid{static_cast<long long>(grid.cols), static_cast<long long>(grid.rows)}),
                          placement);
-    return link_load(net, TransposeTraffic(grid.rows, grid.cols), placement);
+    return link_load(net, RowColumnAllToAllTraffic(grid.rows, grid.cols), placement);
 }
 }  // namespace
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
                                   : run<Indirect>(largest, grid, false, placement);
         const double s = seconds_since(start);
         std::printf("{\"bench\": \"percs_link_load\", \"system\": \"n_s=512 n_d=1\", \"grid\": \"%zux%zu\", "
-                    "\"pattern\": \"transpose\", \"routing\": \"%s\", \"flows\": %.0f, \"seconds\": %.3f, "
+                    "\"pattern\": \"row_column_alltoall\", \"routing\": \"%s\", \"flows\": %.0f, \"seconds\": %.3f, "
                     "\"flows_per_second\": %.3g, \"throughput\": %.3f, \"peak_rss_MiB\": %.1f}\n",
                     grid.rows, grid.cols, direct ? "direct" : "indirect", pairs, s, pairs / s, loads.throughput(),
                     fabric_bench::peak_rss_mib());

@@ -48,6 +48,7 @@
 #include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>

@@ -48,7 +48,8 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.memory_limit_mb = 1 + in.next(64);
     cfg.seed = in.next(256);
     const auto nodes = static_cast<std::uint32_t>(net.topology().node_count());
-    static const char* patterns[] = {"uniform", "neighbour", "bitcomp", "tornado", "randperm", "transpose"};
+    static const char* patterns[] = {"uniform", "neighbour", "halo", "bitcomp", "tornado", "randperm", "transpose",
+                                     "row_column_alltoall", "bitrev", "shuffle", "hotspot", "hotspot:0.5"};
     const std::uint32_t flits = 1 + in.next(12);
     const PacketSizes sizes = in.flag() ? PacketSizes::fixed(flits) : PacketSizes::bimodal(1, flits, 0.5);
     const double rate = sizes.mean() * in.next(101) / 100.0;

@@ -37,7 +37,7 @@ LinkLoads run(std::uint32_t ns, std::uint32_t nd, Pattern pattern, PercsMapping 
         return link_load(net, HaloTraffic(Grid{static_cast<long long>(grid.cols), static_cast<long long>(grid.rows)}),
                          placement);
     }
-    return link_load(net, TransposeTraffic(grid.rows, grid.cols), placement);
+    return link_load(net, RowColumnAllToAllTraffic(grid.rows, grid.cols), placement);
 }
 
 /// The paper's printed value of x: nearest integer, ties to even.

@@ -103,7 +103,7 @@ TEST_CASE("conservation: injected = ejected + in flight, in order, at the right 
     for (const double rate : {0.05, 0.2, 0.6}) {
         CAPTURE(rate);
         check(simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(1), cfg));
-        check(simulate_cycles(net, TransposeTraffic(8, 8), rate, PacketSizes::fixed(4), cfg));
+        check(simulate_cycles(net, RowColumnAllToAllTraffic(8, 8), rate, PacketSizes::fixed(4), cfg));
         check(simulate_cycles(net, TornadoTraffic(Grid{8, 8}), rate, PacketSizes::bimodal(1, 8, 0.5), cfg));
         check(simulate_cycles(net, BitComplementTraffic(64), rate, PacketSizes::fixed(2), cfg));
         check(simulate_cycles(net, RandomPermutationTraffic(64, 3), rate, PacketSizes::fixed(3), cfg));
@@ -164,7 +164,7 @@ TEST_CASE("accepted throughput never exceeds the flow-level bound") {
     cfg.measure = 4000;
     const std::vector<std::pair<const char*, double>> bounds{
         {"uniform", link_load(net, UniformTraffic(64)).throughput()},
-        {"transpose", link_load(net, TransposeTraffic(8, 8)).throughput()},
+        {"transpose", link_load(net, RowColumnAllToAllTraffic(8, 8)).throughput()},
         {"tornado", link_load(net, TornadoTraffic(Grid{8, 8})).throughput()}};
     for (const auto& [name, bound] : bounds) {
         CAPTURE(name);
@@ -172,7 +172,7 @@ TEST_CASE("accepted throughput never exceeds the flow-level bound") {
             CycleResult r;
             if (std::string(name) == "uniform") r = simulate_cycles(net, UniformTraffic(64), rate, PacketSizes::fixed(1), cfg);
             else if (std::string(name) == "transpose")
-                r = simulate_cycles(net, TransposeTraffic(8, 8), rate, PacketSizes::fixed(1), cfg);
+                r = simulate_cycles(net, RowColumnAllToAllTraffic(8, 8), rate, PacketSizes::fixed(1), cfg);
             else r = simulate_cycles(net, TornadoTraffic(Grid{8, 8}), rate, PacketSizes::fixed(1), cfg);
             CAPTURE(rate);
             CAPTURE(r.accepted);

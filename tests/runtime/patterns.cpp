@@ -2,7 +2,9 @@
 // definitions put them; seeded patterns are reproducible.
 #include <doctest/doctest.h>
 
+#include <fabric/mapping/named_pattern.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/sim/workload.hpp>
 
 #include <algorithm>
@@ -32,7 +34,7 @@ TEST_CASE("every pattern sends one unit per source") {
     each_source_sends_one_unit(UniformTraffic(10));
     each_source_sends_one_unit(HaloTraffic(Grid{4, 3, 5}));
     each_source_sends_one_unit(HaloTraffic(Grid{2, 2}));
-    each_source_sends_one_unit(TransposeTraffic(4, 8));
+    each_source_sends_one_unit(RowColumnAllToAllTraffic(4, 8));
     each_source_sends_one_unit(BitComplementTraffic(16));
     each_source_sends_one_unit(TornadoTraffic(Grid{8, 5}));
     each_source_sends_one_unit(RandomPermutationTraffic(100, 3));
@@ -54,8 +56,8 @@ TEST_CASE("halo: the 2r neighbours of a task, 1/(2r) each; open edges send less"
     CHECK(open[g.task({1, 1})] == doctest::Approx(1.0));
 }
 
-TEST_CASE("transpose: 1/(2Q) to each of the row, 1/(2P) to each of the column, self included") {
-    const TransposeTraffic t(4, 8);
+TEST_CASE("row-column all-to-all (the PERCS paper's transpose): 1/(2Q) to each of the row, 1/(2P) to each of the column, self included") {
+    const RowColumnAllToAllTraffic t(4, 8);
     std::map<std::size_t, double> to;
     t.for_each_flow([&](std::size_t s, std::size_t d, double a) {
         if (s == 9) to[d] += a;  // row 1, column 1
@@ -110,5 +112,84 @@ TEST_CASE("random_pairs_trace: the count asked for, evenly spaced, never a node 
         return x.cycle == y.cycle && x.source == y.source && x.destination == y.destination;
     }));
     CHECK_THROWS_WITH_AS(random_pairs_trace(1, 10, 1, 1), doctest::Contains("fabric: a random-pairs trace needs"),
+                         config_error);
+}
+
+TEST_CASE("the literature's permutations: transpose, bit reverse, shuffle, neighbour, worked by hand") {
+    const TransposeTraffic tr(16);  // 4 x 4, task = i * 4 + j
+    CHECK(tr.destination(1) == 4);   // (0, 1) -> (1, 0)
+    CHECK(tr.destination(6) == 9);   // (1, 2) -> (2, 1)
+    CHECK(tr.destination(15) == 15);
+    // On 64 tasks it is BookSim's swap of the address's bit halves.
+    const TransposeTraffic tr64(64);
+    for (std::size_t t = 0; t < 64; ++t) CHECK(tr64.destination(t) == (((t >> 3) | (t << 3)) & 63));
+    const BitReverseTraffic rev(8);
+    CHECK(rev.destination(1) == 4);  // 001 -> 100
+    CHECK(rev.destination(3) == 6);  // 011 -> 110
+    CHECK(rev.destination(6) == 3);
+    const ShuffleTraffic sh(8);
+    CHECK(sh.destination(1) == 2);  // 001 -> 010
+    CHECK(sh.destination(4) == 1);  // 100 -> 001
+    CHECK(sh.destination(5) == 3);  // 101 -> 011
+    CHECK(sh.destination(7) == 7);
+    const Grid g{4, 3};
+    const NeighbourTraffic nb(g);
+    CHECK(nb.destination(g.task({3, 2})) == g.task({0, 0}));
+    CHECK(nb.destination(g.task({1, 1})) == g.task({2, 2}));
+    // Each is a permutation: every task receives exactly one unit, and each source sends one.
+    auto bijective = [](const auto& p) {
+        std::vector<double> received(p.task_count(), 0.0);
+        p.for_each_flow([&](std::size_t, std::size_t d, double a) { received[d] += a; });
+        for (const double r : received) CHECK(r == 1.0);
+        each_source_sends_one_unit(p);
+    };
+    bijective(tr64);
+    bijective(BitReverseTraffic(256));
+    bijective(ShuffleTraffic(256));
+    bijective(NeighbourTraffic(Grid{5, 4, 3}));
+}
+
+TEST_CASE("hot spot: fraction F to the hot tasks, the rest uniform") {
+    const HotSpotTraffic h(4, {2}, 0.5);
+    std::map<std::size_t, double> to;
+    h.for_each_flow([&](std::size_t s, std::size_t d, double a) {
+        if (s == 0) to[d] += a;
+    });
+    CHECK(to[2] == doctest::Approx(0.5 + 0.125));
+    CHECK(to[0] == doctest::Approx(0.125));
+    CHECK(to[3] == doctest::Approx(0.125));
+    each_source_sends_one_unit(h);
+    // Drawn destinations follow the same shares.
+    Random rng(7);
+    std::size_t hot = 0;
+    const std::size_t draws = 100000;
+    for (std::size_t i = 0; i < draws; ++i) hot += h.sample(1, rng) == 2;
+    CHECK(static_cast<double>(hot) / draws == doctest::Approx(0.625).epsilon(0.02));
+    CHECK_THROWS_WITH_AS(HotSpotTraffic(4, {4}, 0.5), "fabric: hot task 4 is out of range; valid: 0 to 3", config_error);
+    CHECK_THROWS_WITH_AS(HotSpotTraffic(4, {1}, 1.5), "fabric: the hot-spot fraction must be in [0, 1]; got 1.5",
+                         config_error);
+}
+
+TEST_CASE("the permutations refuse task counts their definitions do not cover") {
+    CHECK_THROWS_WITH_AS(TransposeTraffic(8), "fabric: transpose traffic needs a square number of tasks (m x m); got 8",
+                         config_error);
+    CHECK_THROWS_WITH_AS(BitReverseTraffic(12), doctest::Contains("bit-reverse traffic needs a power-of-two"), config_error);
+    CHECK_THROWS_WITH_AS(ShuffleTraffic(1), doctest::Contains("shuffle traffic needs a power-of-two"), config_error);
+}
+
+TEST_CASE("patterns by name: transpose is the permutation; the PERCS one is row_column_alltoall") {
+    const std::vector<long long> grid{8, 8};
+    std::map<std::size_t, double> to;
+    NamedPattern::make("transpose", grid, 1).for_each_flow([&](std::size_t s, std::size_t d, double a) {
+        if (s == 1) to[d] += a;
+    });
+    CHECK(to.size() == 1);
+    CHECK(to[8] == 1.0);
+    CHECK(NamedPattern::make("row_column_alltoall", grid, 1).task_count() == 64);
+    CHECK_THROWS_WITH_AS(NamedPattern::make("row_column_alltoall", {4, 4, 4}, 1),
+                         "fabric: row_column_alltoall traffic needs a 2-D grid of nodes; got 3 dimensions", config_error);
+    CHECK_THROWS_WITH_AS(NamedPattern::make("hotspot:x", grid, 1), "fabric: hotspot:F needs a number F in [0, 1]; got 'x'",
+                         config_error);
+    CHECK_THROWS_WITH_AS(NamedPattern::make("nope", grid, 1), doctest::Contains("valid: uniform, neighbour, halo, transpose"),
                          config_error);
 }

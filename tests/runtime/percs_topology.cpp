@@ -166,7 +166,7 @@ TEST_CASE("aggregated indirect loads equal the pair-by-pair walk") {
     for (const auto& [ns, nd] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 8}, {16, 4}, {32, 1}}) {
         const PercsTopology t(ns, nd);
         const auto grid = default_task_grid(128 * ns);
-        const TransposeTraffic pattern(grid.rows, grid.cols);
+        const RowColumnAllToAllTraffic pattern(grid.rows, grid.cols);
         const auto placement = percs_placement(t, grid, PercsMapping::drawer_rnd, 3);
         const auto check_policy = [&](const auto& routing) {
             using R = std::remove_cvref_t<decltype(routing)>;

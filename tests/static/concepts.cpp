@@ -40,7 +40,7 @@ static_assert(CollectiveOn<DimensionWiseSum, Torus<4>>);
 static_assert(!CollectiveOn<DimensionWiseSum, PercsTopology> && !CollectiveOn<int, Torus<4>>);
 
 // Traffic patterns.
-static_assert(TrafficPattern<UniformTraffic> && TrafficPattern<HaloTraffic> && TrafficPattern<TransposeTraffic>);
+static_assert(TrafficPattern<UniformTraffic> && TrafficPattern<HaloTraffic> && TrafficPattern<RowColumnAllToAllTraffic>);
 static_assert(TrafficPattern<TornadoTraffic> && TrafficPattern<BitComplementTraffic>);
 static_assert(TrafficPattern<RandomPermutationTraffic> && TrafficPattern<TrafficMatrix>);
 static_assert(!TrafficPattern<int> && !TrafficPattern<Torus<2>>);

@@ -3,8 +3,10 @@
 // The kernels stay instantiated per pattern type; a tool needs only this one.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <variant>
 #include <vector>
@@ -13,36 +15,53 @@
 #include <fabric/core/random.hpp>
 #include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 
 namespace fabric {
 
 class NamedPattern {
 public:
-    using Variant = std::variant<UniformTraffic, HaloTraffic, TransposeTraffic,
-                                 BitComplementTraffic, TornadoTraffic,
-                                 RandomPermutationTraffic>;
+    using Variant = std::variant<UniformTraffic, NeighbourTraffic, HaloTraffic, TransposeTraffic,
+                                 RowColumnAllToAllTraffic, BitComplementTraffic, BitReverseTraffic, ShuffleTraffic,
+                                 TornadoTraffic, RandomPermutationTraffic, HotSpotTraffic>;
 
-    /// name: uniform, neighbour, transpose, bitcomp, tornado, randperm; `grid` the
-    /// node grid (extents, dimension 0 fastest).
+    /// The names make() knows, as the literature defines them (standard_patterns.hpp);
+    /// row_column_alltoall is what the PERCS mapping paper calls transpose, and
+    /// hotspot[:F] sends fraction F (default 0.1) to node 0, the rest uniformly.
+    static constexpr const char* names =
+        "uniform, neighbour, halo, transpose, row_column_alltoall, bitcomp, bitrev, shuffle, tornado, randperm, "
+        "hotspot[:F]";
+
+    /// `grid` the node grid (extents, dimension 0 fastest); `seed` for randperm.
     static NamedPattern make(const std::string& name, const std::vector<long long>& grid, std::uint64_t seed) {
         std::size_t n = 1;
         for (const auto k : grid) n *= static_cast<std::size_t>(k);
         if (name == "uniform") return NamedPattern{UniformTraffic(n)};
-        if (name == "neighbour" || name == "halo") return NamedPattern{HaloTraffic(Grid(grid))};
-        if (name == "transpose") {
-            if (grid.size() != 2)
-                throw config_error("fabric: transpose traffic needs a 2-D grid of nodes; got " + std::to_string(grid.size()) + " dimensions");
-            return NamedPattern{TransposeTraffic(static_cast<std::size_t>(grid[1]), static_cast<std::size_t>(grid[0]))};
+        if (name == "neighbour" || name == "neighbor") return NamedPattern{NeighbourTraffic(Grid(grid))};
+        if (name == "halo") return NamedPattern{HaloTraffic(Grid(grid))};
+        if (name == "transpose") return NamedPattern{TransposeTraffic(n)};
+        if (name == "row_column_alltoall") {
+            detail::require(grid.size() == 2, "row_column_alltoall traffic needs a 2-D grid of nodes; got ",
+                            grid.size(), " dimensions");
+            return NamedPattern{RowColumnAllToAllTraffic(static_cast<std::size_t>(grid[1]),
+                                                         static_cast<std::size_t>(grid[0]))};
         }
         if (name == "bitcomp") return NamedPattern{BitComplementTraffic(n)};
+        if (name == "bitrev") return NamedPattern{BitReverseTraffic(n)};
+        if (name == "shuffle") return NamedPattern{ShuffleTraffic(n)};
         if (name == "tornado") return NamedPattern{TornadoTraffic(Grid(grid))};
         if (name == "randperm") return NamedPattern{RandomPermutationTraffic(n, seed)};
-        throw config_error("fabric: unknown traffic pattern '" + name +
-                                   "'; valid: uniform, neighbour, transpose, bitcomp, tornado, randperm");
+        if (name == "hotspot") return NamedPattern{HotSpotTraffic(n, {0}, 0.1)};
+        if (name.starts_with("hotspot:")) {
+            const std::string f = name.substr(8);
+            char* end = nullptr;
+            const double fraction = std::strtod(f.c_str(), &end);
+            detail::require(!f.empty() && end == f.c_str() + f.size() && std::isfinite(fraction),
+                            "hotspot:F needs a number F in [0, 1]; got '", f, "'");
+            return NamedPattern{HotSpotTraffic(n, {0}, fraction)};
+        }
+        throw config_error("fabric: unknown traffic pattern '" + name + "'; valid: " + names);
     }
-
-    /// The names make() knows.
-    static constexpr const char* names = "uniform, neighbour, transpose, bitcomp, tornado, randperm";
 
     [[nodiscard]] std::size_t task_count() const {
         return std::visit([](const auto& p) { return p.task_count(); }, v_);

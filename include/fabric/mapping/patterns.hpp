@@ -105,13 +105,16 @@ private:
     std::size_t active_ = 0;
 };
 
-/// Transpose as the PERCS mapping paper defines it, on a P x Q grid (P rows, Q
+/// What the PERCS mapping paper calls "transpose" (the communication of a matrix
+/// transpose done by row and column all-to-alls), on a P x Q grid (P rows, Q
 /// columns, task = row * Q + column): each task sends 1/(2Q) to every task of its
-/// row and 1/(2P) to every task of its column, itself included in both.
-class TransposeTraffic {
+/// row and 1/(2P) to every task of its column, itself included in both. Named
+/// apart from TransposeTraffic (standard_patterns.hpp), the permutation
+/// (i, j) -> (j, i) that "transpose" means everywhere else.
+class RowColumnAllToAllTraffic {
 public:
-    TransposeTraffic(std::size_t rows, std::size_t cols) : p_(rows), q_(cols) {
-        detail::require(rows >= 1 && cols >= 1, "transpose traffic needs a grid of at least 1 x 1; got ", rows, " x ",
+    RowColumnAllToAllTraffic(std::size_t rows, std::size_t cols) : p_(rows), q_(cols) {
+        detail::require(rows >= 1 && cols >= 1, "row-column all-to-all traffic needs a grid of at least 1 x 1; got ", rows, " x ",
                         cols);
     }
     [[nodiscard]] std::size_t task_count() const { return p_ * q_; }

@@ -1,0 +1,148 @@
+// The synthetic traffic patterns under the names and definitions of the
+// interconnection-network literature (Dally and Towles, ch. 3; BookSim2 uses the
+// same): the permutations transpose, bit reverse, shuffle and neighbour, and the
+// hot spot of Pfister and Norton. Uniform, bit complement, tornado and random
+// permutation are in patterns.hpp. Each source sends one unit, as there.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/mapping/grid.hpp>
+
+namespace fabric {
+
+namespace detail {
+/// The base-2 logarithm of a power of two, after checking it is one.
+inline unsigned address_bits(std::size_t tasks, const char* pattern) {
+    detail::require(tasks >= 2 && std::has_single_bit(tasks), pattern, " traffic needs a power-of-two number of tasks "
+                    "(at least 2); got ", tasks);
+    return static_cast<unsigned>(std::countr_zero(tasks));
+}
+
+/// A permutation pattern from its destination function: one unit from t to dest(t).
+template <class Derived>
+class PermutationPattern {
+public:
+    template <class F>
+    void for_each_flow(F&& f) const {
+        const auto& self = static_cast<const Derived&>(*this);
+        for (std::size_t t = 0; t < self.task_count(); ++t) f(t, self.destination(t), 1.0);
+    }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const {
+        return static_cast<const Derived&>(*this).destination(src);
+    }
+};
+}  // namespace detail
+
+/// Transpose: on m x m tasks (task = i * m + j), task (i, j) sends to (j, i). For a
+/// power-of-four count this is BookSim's swap of the address's two bit halves.
+class TransposeTraffic : public detail::PermutationPattern<TransposeTraffic> {
+public:
+    explicit TransposeTraffic(std::size_t tasks) : n_(tasks) {
+        m_ = 1;
+        while ((m_ + 1) * (m_ + 1) <= tasks) ++m_;
+        detail::require(tasks >= 1 && m_ * m_ == tasks, "transpose traffic needs a square number of tasks (m x m); "
+                        "got ", tasks);
+    }
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] std::size_t destination(std::size_t t) const { return (t % m_) * m_ + t / m_; }
+
+private:
+    std::size_t n_, m_;
+};
+
+/// Bit reverse: task t, b address bits, sends to t with its bits in reverse order.
+class BitReverseTraffic : public detail::PermutationPattern<BitReverseTraffic> {
+public:
+    explicit BitReverseTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "bit-reverse")) {}
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] std::size_t destination(std::size_t t) const {
+        std::size_t d = 0;
+        for (unsigned b = 0; b < bits_; ++b) d |= ((t >> b) & 1U) << (bits_ - 1 - b);
+        return d;
+    }
+
+private:
+    std::size_t n_;
+    unsigned bits_;
+};
+
+/// Perfect shuffle: task t sends to t's address rotated left by one bit.
+class ShuffleTraffic : public detail::PermutationPattern<ShuffleTraffic> {
+public:
+    explicit ShuffleTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "shuffle")) {}
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] std::size_t destination(std::size_t t) const {
+        return ((t << 1) & (n_ - 1)) | ((t >> (bits_ - 1)) & 1U);
+    }
+
+private:
+    std::size_t n_;
+    unsigned bits_;
+};
+
+/// Neighbour: on a task grid, every coordinate one ahead, modulo its extent. (The
+/// halo exchange with all 2r neighbours is HaloTraffic.)
+class NeighbourTraffic : public detail::PermutationPattern<NeighbourTraffic> {
+public:
+    explicit NeighbourTraffic(Grid grid) : grid_(std::move(grid)) {}
+    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
+    [[nodiscard]] std::size_t destination(std::size_t t) const {
+        std::size_t d = 0, stride = 1;
+        for (std::size_t dim = 0; dim < grid_.rank(); ++dim) {
+            const std::size_t k = grid_.extent(dim), x = (t / stride) % k;
+            d += ((x + 1) % k) * stride;
+            stride *= k;
+        }
+        return d;
+    }
+
+private:
+    Grid grid_;
+};
+
+/// Hot spot (Pfister and Norton): every source sends `fraction` of its unit to the
+/// hot tasks, split evenly, and the rest uniformly over all tasks (itself
+/// included). fraction = 1 sends to the hot tasks only.
+class HotSpotTraffic {
+public:
+    HotSpotTraffic(std::size_t tasks, std::vector<std::size_t> hot, double fraction)
+        : n_(tasks), hot_(std::move(hot)), fraction_(fraction) {
+        detail::require(tasks >= 1, "hot-spot traffic needs at least 1 task");
+        detail::require(!hot_.empty(), "hot-spot traffic needs at least one hot task");
+        for (const std::size_t h : hot_)
+            detail::require(h < tasks, "hot task ", h, " is out of range; valid: 0 to ", tasks - 1);
+        detail::require(fraction >= 0 && fraction <= 1, "the hot-spot fraction must be in [0, 1]; got ", fraction);
+    }
+    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] const std::vector<std::size_t>& hot() const { return hot_; }
+    [[nodiscard]] double fraction() const { return fraction_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        const double to_hot = fraction_ / static_cast<double>(hot_.size());
+        const double to_each = (1 - fraction_) / static_cast<double>(n_);
+        for (std::size_t s = 0; s < n_; ++s) {
+            if (to_each > 0)
+                for (std::size_t d = 0; d < n_; ++d) f(s, d, to_each);
+            if (to_hot > 0)
+                for (const std::size_t h : hot_) f(s, h, to_hot);
+        }
+    }
+    [[nodiscard]] std::size_t sample(std::size_t, Random& rng) const {
+        if (rng.uniform() < fraction_) return hot_[static_cast<std::size_t>(rng.below(hot_.size()))];
+        return static_cast<std::size_t>(rng.below(n_));
+    }
+
+private:
+    std::size_t n_;
+    std::vector<std::size_t> hot_;
+    double fraction_;
+};
+
+}  // namespace fabric
