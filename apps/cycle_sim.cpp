@@ -51,6 +51,13 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
     c.memory_limit_mb = s.memory_limit;
+    if (!s.burst.empty()) {
+        const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
+        detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
+                        s.burst, "'");
+        c.on_off = {ab[0], ab[1]};
+        detail::require(c.on_off.enabled(), "burst: ALPHA must be positive (leave --burst out for Bernoulli)");
+    }
     c.on_progress = fabric_apps::terminal_progress();
     return c;
 }
@@ -157,6 +164,8 @@ int main(int argc, char** argv) {
             app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->check(fabric_apps::within(1, 2))->capture_default_str();
             app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
+            app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "
+                           "with probability ALPHA a cycle, on -> off with BETA; the mean stays --rate");
             app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
             app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
             app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");

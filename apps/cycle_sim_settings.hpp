@@ -19,6 +19,7 @@ struct RunSettings {
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
     std::uint32_t vc_buf = 8;                // flits per VC buffer
     std::string packet = "1";                // N, or S:L:P (S flits with probability P, else L)
+    std::string burst;                       // ALPHA:BETA on/off injection; empty: Bernoulli
     std::string pattern = "uniform";         // fabric::NamedPattern::names
     double rate = 0.1;                       // offered load, flits/cycle/node
     std::string sweep;                       // FROM:TO:STEP; empty: one run at `rate`
@@ -35,7 +36,7 @@ struct RunSettings {
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, pattern, rate,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, switching, allocator, watchdog, memory_limit, json)
 

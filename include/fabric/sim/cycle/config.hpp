@@ -37,6 +37,23 @@ struct CycleProgress {
     std::uint64_t measured_delivered = 0;  // of those, delivered
 };
 
+/// Bursty (on/off) injection, BookSim's "on_off" process: each node is a
+/// two-state Markov chain that turns on with probability `alpha` a cycle when off
+/// and off with probability `beta` when on, and makes its Bernoulli trials only
+/// while on, at rate x (alpha + beta) / alpha, so that the mean is the offered
+/// rate. alpha = 0 (the default): plain Bernoulli injection.
+struct OnOffInjection {
+    double alpha = 0;
+    double beta = 0;
+    [[nodiscard]] constexpr bool enabled() const { return alpha > 0; }
+    void validate() const {
+        detail::require(std::isfinite(alpha) && alpha >= 0 && alpha <= 1, "on/off injection: alpha must be in [0, 1] "
+                        "(0: Bernoulli); got ", alpha);
+        detail::require(std::isfinite(beta) && beta >= 0 && beta <= 1, "on/off injection: beta must be in [0, 1]; got ",
+                        beta);
+    }
+};
+
 struct CycleConfig {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
@@ -71,6 +88,8 @@ struct CycleConfig {
     /// its own input VC on the injection port); messages are dealt to them in turn.
     /// At most the number of virtual channels of the fabric's links.
     std::uint32_t injection_queues = 1;
+    /// Bursty injection for run(); the default is Bernoulli.
+    OnOffInjection on_off{};
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
     /// message) longer than this is split into packets of this many flits (the
     /// last shorter), each routed on its own; the destination reassembles the
@@ -105,6 +124,7 @@ struct CycleConfig {
         detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
         detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
         detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
+        on_off.validate();
         detail::require(link_latency <= max_delay_cycles, "link_latency must be at most ", max_delay_cycles,
                         " cycles; got ", link_latency);
         for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,

@@ -60,6 +60,42 @@ private:
     bool first_ = true;
 };
 
+/// On/off (bursty) arrivals: per node a two-state Markov chain (off -> on with
+/// probability alpha a cycle, on -> off with beta), and a Bernoulli trial at
+/// `p_on` in every cycle the node is on. Nodes start in the chain's stationary
+/// state. Three draws a node-cycle: used only when asked for.
+class OnOffArrivals {
+public:
+    OnOffArrivals(std::uint32_t nodes, double p, double alpha, double beta)
+        : alpha_(alpha), beta_(beta), p_on_(p * (alpha + beta) / alpha), on_(nodes, 0) {
+        if (p_on_ > 1 && p_on_ <= 1 + 1e-12) p_on_ = 1;  // exactly 1, but for rounding
+        detail::require(p_on_ <= 1, "on/off injection: while on, a node must create ", p_on_,
+                        " packets a cycle (rate x (alpha + beta) / alpha) but can create at most 1: lower the load or "
+                        "beta, or raise alpha");
+    }
+
+    /// As BernoulliArrivals::step.
+    template <class Sends, class Create>
+    void step(std::uint64_t, Random& rng, Sends&& sends, Create&& create) {
+        if (first_) {
+            first_ = false;
+            for (std::uint32_t n = 0; n < on_.size(); ++n)
+                on_[n] = sends(n) && rng.uniform() * (alpha_ + beta_) < alpha_ ? 1 : 2 * !sends(n);
+        }
+        for (std::uint32_t n = 0; n < on_.size(); ++n) {
+            auto& state = on_[n];
+            if (state == 2) continue;  // sends nothing
+            state = state ? rng.uniform() >= beta_ : rng.uniform() < alpha_;
+            if (state && p_on_ > 0 && rng.uniform() < p_on_) create(n);
+        }
+    }
+
+private:
+    double alpha_, beta_, p_on_;
+    std::vector<std::uint8_t> on_;  // 0 off, 1 on, 2 a node the pattern gives nothing to send
+    bool first_ = true;
+};
+
 /// Checks a trace for a network of `nodes` nodes (nodes in range, 1 to 65535
 /// flits, sorted by cycle); returns its largest message.
 inline std::uint32_t validate_trace(std::span<const TraceMessage> trace, std::uint32_t nodes) {

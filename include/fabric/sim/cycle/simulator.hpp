@@ -93,8 +93,9 @@ class CycleSimulator<Fab, A> : cycle::Router<Fab, A> {
 public:
     explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : Base(fabric, std::move(config)) {}
 
-    /// Bernoulli injection at `rate` flits/cycle/node, destinations from `pattern`
-    /// (one task per node), packet sizes from `sizes`.
+    /// Bernoulli injection at `rate` flits/cycle/node (on/off when
+    /// CycleConfig::on_off asks for it), destinations from `pattern` (one task per
+    /// node), packet sizes from `sizes`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
         sizes.validate();
@@ -104,15 +105,11 @@ public:
                         sizes.mean(), "] flits/cycle/node; got ", rate);
         check_switching(sizes.max());
         const DestinationSampler<Pattern> sampler(pattern);
-        cycle::BernoulliArrivals arrivals(nodes_, rate / sizes.mean());
-        return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
-            arrivals.step(
-                now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
-                [&](std::uint32_t n) {
-                    const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                    create_message(n, dst, sizes.draw(rng), now, rng);
-                });
-        });
+        const OnOffInjection& burst = config().on_off;
+        if (burst.enabled())
+            return run_arrivals(sampler, cycle::OnOffArrivals(nodes_, rate / sizes.mean(), burst.alpha, burst.beta),
+                                sizes);
+        return run_arrivals(sampler, cycle::BernoulliArrivals(nodes_, rate / sizes.mean()), sizes);
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
@@ -209,6 +206,18 @@ private:
     /// Runs until the measured packets are delivered (Bernoulli: injection goes on
     /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
     /// and the network is empty; the drain limit and the watchdog stop it earlier.
+    template <class Sampler, class Arrivals>
+    CycleResult run_arrivals(const Sampler& sampler, Arrivals arrivals, const PacketSizes& sizes) {
+        return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
+            arrivals.step(
+                now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
+                [&](std::uint32_t n) {
+                    const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
+                    create_message(n, dst, sizes.draw(rng), now, rng);
+                });
+        });
+    }
+
     template <class Inject>
     CycleResult simulate(std::optional<std::uint64_t> trace_end, Inject&& inject) {
         this->reset();
