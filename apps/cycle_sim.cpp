@@ -51,6 +51,11 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
     c.memory_limit_mb = s.memory_limit;
+    detail::require(s.terminal_latency.size() == 2, "terminal_latency: two cycle counts (injection, ejection); got ",
+                    s.terminal_latency.size());
+    c.injection_latency = s.terminal_latency[0];
+    c.ejection_latency = s.terminal_latency[1];
+    c.head_turnaround = s.head_turnaround;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
         detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
@@ -177,6 +182,12 @@ int main(int argc, char** argv) {
                            "allocation, switch traversal")->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->delimiter(',')->capture_default_str();
             app.add_option("--link-latency", s.link_latency, "cycles per link")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
             app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
+            app.add_option("--terminal-latency", s.terminal_latency, "IN,OUT: cycles of the injection and ejection "
+                           "channels between a terminal and its router (BookSim: 1,1)")
+                ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->delimiter(',')->capture_default_str();
+            app.add_option("--head-turnaround", s.head_turnaround, "cycles after a tail leaves an input VC before the "
+                           "head behind it routes (BookSim's input-queued router: 1)")
+                ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->capture_default_str();
             app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->check(fabric_apps::one_of({"wormhole", "vct"}))->capture_default_str();
             app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->check(fabric_apps::one_of({"separable", "islip"}))->capture_default_str();
             app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();

@@ -29,6 +29,8 @@ struct RunSettings {
     std::vector<std::uint32_t> router_delay{1, 1, 1, 1};  // routing, VC alloc., switch alloc., traversal
     std::uint32_t link_latency = 1;          // cycles
     std::uint32_t credit_delay = 1;          // cycles
+    std::vector<std::uint32_t> terminal_latency{0, 0};  // injection, ejection channel, cycles
+    std::uint32_t head_turnaround = 0;       // cycles before the head behind a tail routes
     std::string switching = "wormhole";      // wormhole | vct
     std::string allocator = "separable";     // separable | islip
     std::uint64_t watchdog = 10000;          // cycles
@@ -38,6 +40,6 @@ struct RunSettings {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
-                                                credit_delay, switching, allocator, watchdog, memory_limit, json)
+                                                credit_delay, terminal_latency, head_turnaround, switching, allocator, watchdog, memory_limit, json)
 
 }  // namespace fabric_apps

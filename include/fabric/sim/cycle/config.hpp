@@ -90,6 +90,16 @@ struct CycleConfig {
     std::uint32_t injection_queues = 1;
     /// Bursty injection for run(); the default is Bernoulli.
     OnOffInjection on_off{};
+    /// Terminal channels, in cycles (BookSim models both as one-cycle channels):
+    /// a packet's head reaches its router's injection port this long after it
+    /// could leave the source queue, and a flit ejected at a router reaches its
+    /// terminal this long after (latencies and the window count the terminal's
+    /// time). 0: the terminal sits on the router.
+    std::uint32_t injection_latency = 0;
+    std::uint32_t ejection_latency = 0;
+    /// Cycles after a tail leaves an input VC before the head queued behind it
+    /// starts routing (BookSim's input-queued router: 1). 0: routed at once.
+    std::uint32_t head_turnaround = 0;
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
     /// message) longer than this is split into packets of this many flits (the
     /// last shorter), each routed on its own; the destination reassembles the
@@ -125,6 +135,9 @@ struct CycleConfig {
         detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
         detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
         on_off.validate();
+        for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})
+            detail::require(d <= max_delay_cycles, "injection_latency, ejection_latency and head_turnaround must each be "
+                            "at most ", max_delay_cycles, " cycles; got ", d);
         detail::require(link_latency <= max_delay_cycles, "link_latency must be at most ", max_delay_cycles,
                         " cycles; got ", link_latency);
         for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,

@@ -6,6 +6,7 @@
 // wake cycle); see simulator.hpp for the timing model.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -177,7 +178,7 @@ protected:
             drop_flit(f.packet);
         } else if (v.out_port == LOCAL) {
             port_free = leaves + 1;
-            eject(n, f, pk, leaves);
+            eject(n, f, pk, leaves + cfg_.ejection_latency);
         } else if (out_.enabled()) {
             out_.push(n, (static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc, f, leaves);
             ++buffered_;
@@ -191,10 +192,16 @@ protected:
             if (v.out_port != LOCAL) owner_[in_.index(n, v.out_port, v.out_vc)] = none;
             v.state = VcState::idle;
             if (in_.has_front(iv)) {
-                // The next head is at the front as this tail leaves: it is routed from now.
+                // The next head is at the front as this tail leaves: it is routed from
+                // now, or after the head turnaround (and, from a source, not before it
+                // has crossed the injection channel).
                 const Flit next = front(n, port, vc);
-                if (port == LOCAL) write_route(next.packet);
-                start_head(iv, next.packet, next.hop, now);
+                std::uint64_t from = now + cfg_.head_turnaround;
+                if (port == LOCAL) {
+                    write_route(next.packet);
+                    from = std::max(from, packets_[next.packet].created + cfg_.injection_latency);
+                }
+                start_head(iv, next.packet, next.hop, from);
             }
         } else {
             v.ready = now + 1;

@@ -195,7 +195,7 @@ private:
         if (sources_.push(src, queue, id)) {
             const std::size_t iv = in_.index(src, LOCAL, queue);
             write_route(id);
-            start_head(iv, id, 0, now);
+            start_head(iv, id, 0, now + cfg_.injection_latency);
             in_.mark(iv, true);
             activate(src, in_[iv].ready);
         } else {
