@@ -56,6 +56,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.injection_latency = s.terminal_latency[0];
     c.ejection_latency = s.terminal_latency[1];
     c.head_turnaround = s.head_turnaround;
+    c.injection_queues = s.injection_queues;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
         detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
@@ -108,10 +109,10 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
     return r.deadlock ? 3 : 0;
 }
 
-template <std::size_t Rank, Boundary B, std::size_t Vcs, TieRule Tie>
+template <std::size_t Rank, Boundary B, std::size_t Vcs, TieRule Tie, class VcRule = Dateline>
 int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
     using T = KAryNCube<Rank, BasicLink<Vcs>, DynamicExtents, B>;
-    using Net = Fabric<T, DimensionOrder<Tie, std::conditional_t<Vcs == 1, NoDateline, Dateline>>>;
+    using Net = Fabric<T, DimensionOrder<Tie, std::conditional_t<Vcs == 1, NoDateline, VcRule>>>;
     Credit flow;
     flow.buffer_flits_per_vc = s.vc_buf;
     flow.credit_delay = s.credit_delay;
@@ -131,6 +132,10 @@ int with_rank(const RunSettings& s, const NamedPattern& pattern) {
     const bool positive = s.routing == "dor-positive";
     if (s.vcs == 1) return positive ? with_fabric<Rank, B, 1, TieRule::positive>(s, pattern)
                                     : with_fabric<Rank, B, 1, TieRule::split>(s, pattern);
+    if constexpr (B == Boundary::wrap)
+        if (s.dateline == "whole-ring")
+            return positive ? with_fabric<Rank, B, 2, TieRule::positive, DatelineWholeRing>(s, pattern)
+                            : with_fabric<Rank, B, 2, TieRule::split, DatelineWholeRing>(s, pattern);
     return positive ? with_fabric<Rank, B, 2, TieRule::positive>(s, pattern) : with_fabric<Rank, B, 2, TieRule::split>(s, pattern);
 }
 
@@ -148,6 +153,8 @@ int with_boundary(const RunSettings& s, const NamedPattern& pattern) {
 int simulate(const RunSettings& s) {
     detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus or mesh; got '", s.topology, "'");
     detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: dor or dor-positive; got '", s.routing, "'");
+    detail::require(s.dateline == "wraparound" || s.dateline == "whole-ring", "dateline: wraparound or whole-ring; got '",
+                    s.dateline, "'");
     detail::require(s.vcs == 1 || s.vcs == 2, "vcs: 1 or 2; got ", s.vcs);
     detail::require(s.allocator == "separable" || s.allocator == "islip", "allocator: separable or islip; got '",
                     s.allocator, "'");
@@ -166,6 +173,9 @@ int main(int argc, char** argv) {
             app.add_option("--topology", s.topology, "torus or mesh")->check(fabric_apps::one_of({"torus", "mesh"}))->capture_default_str();
             app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
             app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->check(fabric_apps::one_of({"dor", "dor-positive"}))->capture_default_str();
+            app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
+                           "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
+                ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();
             app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->check(fabric_apps::within(1, 2))->capture_default_str();
             app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
@@ -188,6 +198,9 @@ int main(int argc, char** argv) {
             app.add_option("--head-turnaround", s.head_turnaround, "cycles after a tail leaves an input VC before the "
                            "head behind it routes (BookSim's input-queued router: 1)")
                 ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->capture_default_str();
+            app.add_option("--injection-queues", s.injection_queues, "source queues per node, each on its own injection "
+                           "VC, messages dealt to them in turn (at most --vcs; BookSim's sources use every VC)")
+                ->check(fabric_apps::within<std::uint32_t>(1, 2))->capture_default_str();
             app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->check(fabric_apps::one_of({"wormhole", "vct"}))->capture_default_str();
             app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->check(fabric_apps::one_of({"separable", "islip"}))->capture_default_str();
             app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();

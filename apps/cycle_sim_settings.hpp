@@ -17,6 +17,7 @@ struct RunSettings {
     std::vector<long long> dims{8, 8};       // extents, dimension 0 first
     std::string routing = "dor";             // dor (ties split) | dor-positive
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
+    std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer
     std::string packet = "1";                // N, or S:L:P (S flits with probability P, else L)
     std::string burst;                       // ALPHA:BETA on/off injection; empty: Bernoulli
@@ -31,6 +32,7 @@ struct RunSettings {
     std::uint32_t credit_delay = 1;          // cycles
     std::vector<std::uint32_t> terminal_latency{0, 0};  // injection, ejection channel, cycles
     std::uint32_t head_turnaround = 0;       // cycles before the head behind a tail routes
+    std::uint32_t injection_queues = 1;      // source queues per node, one per injection VC
     std::string switching = "wormhole";      // wormhole | vct
     std::string allocator = "separable";     // separable | islip
     std::uint64_t watchdog = 10000;          // cycles
@@ -38,8 +40,9 @@ struct RunSettings {
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, vc_buf, packet, burst, pattern, rate,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
-                                                credit_delay, terminal_latency, head_turnaround, switching, allocator, watchdog, memory_limit, json)
+                                                credit_delay, terminal_latency, head_turnaround,
+                                                injection_queues, switching, allocator, watchdog, memory_limit, json)
 
 }  // namespace fabric_apps

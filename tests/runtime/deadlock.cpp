@@ -28,6 +28,8 @@ TEST_CASE("the dateline with two virtual channels makes dimension order deadlock
         const Torus<2> t(shape);
         CHECK(channel_dependencies(t, DorTieSplit<Dateline>{}, 2).acyclic);
         CHECK(channel_dependencies(t, DorTiePositive<Dateline>{}, 2).acyclic);
+        CHECK(channel_dependencies(t, DorTieSplit<DatelineWholeRing>{}, 2).acyclic);
+        CHECK(channel_dependencies(t, DorTiePositive<DatelineWholeRing>{}, 2).acyclic);
         CHECK(channel_dependencies(Mesh<2>(shape), DorTieSplit<NoDateline>{}, 1).acyclic);
     }
     // Rings of 3 or fewer have routes of one hop: no dependency at all.

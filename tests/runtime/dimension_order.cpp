@@ -7,6 +7,7 @@
 #include <fabric/routing/route.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -101,4 +102,33 @@ TEST_CASE("the dateline moves a packet to VC 1 where it crosses the wraparound")
     DorTieSplit<NoDateline>{}.for_each_route(ring, NodeId{6}, NodeId{1}, [&](std::span<const Hop> hops, double) {
         for (const Hop& h : hops) CHECK(h.vc == 0);
     });
+}
+
+TEST_CASE("the whole-ring dateline (BookSim's): a leg that will wrap is on VC 1 from its first hop") {
+    const Torus<1> ring{{8}};
+    std::vector<std::vector<Hop>> seen;
+    auto routes = [&](std::uint32_t s, std::uint32_t d) {
+        seen.clear();
+        DorTieSplit<DatelineWholeRing>{}.for_each_route(ring, NodeId{s}, NodeId{d}, [&](std::span<const Hop> hops, double) {
+            seen.emplace_back(hops.begin(), hops.end());
+        });
+    };
+    routes(6, 1);  // + : 6->7, 7->0 (the wrap), 0->1: all on VC 1
+    REQUIRE(seen.size() == 1);
+    CHECK(seen[0] == std::vector<Hop>{{NodeId{6}, PortId{0}, 1}, {NodeId{7}, PortId{0}, 1}, {NodeId{0}, PortId{0}, 1}});
+    routes(1, 3);  // no wrap: VC 0
+    CHECK(seen[0] == std::vector<Hop>{{NodeId{1}, PortId{0}, 0}, {NodeId{2}, PortId{0}, 0}});
+    routes(2, 6);  // a tie: + 2..6 stays on VC 0; - 2->1->0->7->6 wraps, all on VC 1
+    REQUIRE(seen.size() == 2);
+    for (const auto& r : seen) {
+        const bool minus = r[0].port == PortId{1};
+        for (const Hop& h : r) CHECK(h.vc == (minus ? 1 : 0));
+    }
+    routes(7, 0);  // the wrap hop alone
+    CHECK(seen[0] == std::vector<Hop>{{NodeId{7}, PortId{0}, 1}});
+    // select_route, which the cycle kernel uses, writes the same VCs.
+    std::array<Hop, 8> out{};
+    const std::size_t n = DorTieSplit<DatelineWholeRing>{}.select_route(ring, NodeId{6}, NodeId{1}, 0, out.data());
+    REQUIRE(n == 3);
+    for (std::size_t i = 0; i < n; ++i) CHECK(out[i].vc == 1);
 }

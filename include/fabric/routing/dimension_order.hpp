@@ -13,6 +13,8 @@
 //    ring's wraparound channel; the crossing hop and the rest of the dimension use
 //    VC 1. Minimal routes never cross a dateline twice, so each VC's dependencies
 //    along a ring form a chain, and DOR never depends on a lower dimension.
+//  - DatelineWholeRing: two VCs, BookSim's rule: a leg that will cross the
+//    wraparound uses VC 1 for the whole ring, any other leg VC 0.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +38,20 @@ struct NoDateline {
 struct Dateline {
     static constexpr std::size_t vcs = 2;
 };
+/// Two virtual channels, chosen per ring: a packet whose way round a ring
+/// crosses its wraparound link uses VC 1 for every hop in that ring, any other
+/// VC 0 (BookSim's dim_order_torus). No route on VC 0 crosses the wraparound, and
+/// every route on VC 1 does, so neither VC's dependencies close round a ring as
+/// long as a leg is shorter than the ring.
+struct DatelineWholeRing {
+    static constexpr std::size_t vcs = 2;
+    static constexpr bool whole_ring = true;
+};
+
+namespace detail {
+template <class VcRule>
+inline constexpr bool whole_ring_v = requires { requires VcRule::whole_ring; };
+}  // namespace detail
 
 enum class TieRule : std::uint8_t { positive, split };
 
@@ -103,11 +119,11 @@ struct DimensionOrder {
                         leg.hops = leg.forward;
                     }
                 }
-                std::uint8_t vc = 0;
+                std::uint8_t vc = first_vc(topo, d, cs[d], leg);
                 std::uint32_t x = cs[d];
                 for (std::uint32_t h = 0; h < leg.hops; ++h) {
                     const PortId port = T::port(d, leg.direction);
-                    if constexpr (VcRule::vcs > 1) {
+                    if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule>) {
                         if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
                     }
                     hops.push_back(Hop{NodeId{at}, port, vc});
@@ -191,7 +207,10 @@ struct DimensionOrder {
     /// prefixes of the longest such leg, so walking the longest gives every turn
     /// within a dimension, and each of its prefixes may end there and turn into
     /// the first hop of any later dimension.
+    /// (Not for DatelineWholeRing, whose VC on a hop depends on where the leg
+    /// ends: its deadlock check walks the routes.)
     template <class T, class F>
+        requires(!detail::whole_ring_v<VcRule>)
     constexpr void for_each_turn(const T& topo, F&& f) const {
         // longest[d][x]: the longest leg from coordinate x of dimension d, + and -.
         std::array<std::vector<std::array<std::uint32_t, 2>>, T::rank> longest{};
@@ -266,15 +285,28 @@ private:
         return leg;
     }
 
+    /// The VC of a leg's first hop from coordinate x: under DatelineWholeRing, 1 when
+    /// the leg crosses the ring's wraparound (and then for all its hops); else 0
+    /// (the Dateline rule raises it at the wraparound hop).
+    template <class T>
+    static constexpr std::uint8_t first_vc(const T& topo, std::size_t d, std::uint32_t x, const Leg& leg) {
+        if constexpr (detail::whole_ring_v<VcRule> && T::wraparound) {
+            const bool crosses = leg.direction > 0 ? x + leg.hops >= topo.extent(d) : leg.hops > x;
+            return crosses ? 1 : 0;
+        } else {
+            return 0;
+        }
+    }
+
     /// Writes the hops of one dimension's leg from `at` (coordinate x) into out[n..],
     /// with the dateline VC rule; advances `at` and returns the new count.
     template <class T>
     static constexpr std::size_t emit_leg(const T& topo, std::size_t d, std::uint32_t x, const Leg& leg,
                                           std::uint32_t& at, Hop* out, std::size_t n) {
-        std::uint8_t vc = 0;
+        std::uint8_t vc = first_vc(topo, d, x, leg);
         const PortId port = T::port(d, leg.direction);
         for (std::uint32_t h = 0; h < leg.hops; ++h) {
-            if constexpr (VcRule::vcs > 1) {
+            if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule>) {
                 if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
             }
             out[n++] = Hop{NodeId{at}, port, vc};
