@@ -1,7 +1,8 @@
 // libFuzzer target for the C++ API (clang -fsanitize=fuzzer,address,undefined):
 // random bytes become a k-ary n-cube fabric (rank, extents, boundary, VCs, buffer,
 // tie rule), a cycle-kernel configuration (pipeline, link latency, switching,
-// packet sizes, load, pattern, a failing link, memory limit) and a short run. A
+// packet sizes, load, pattern, a failing link, memory limit, terminal channels,
+// head turnaround, on/off injection) and a short run. A
 // run must hold the laws whatever the bytes: a configuration the library refuses
 // throws config_error (nothing else); flits are conserved; a dateline torus or a
 // mesh never deadlocks; the flow kernel's loads are finite and not negative.
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -47,6 +49,10 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.output_buffer_flits = in.next(3) * 4;
     cfg.memory_limit_mb = 1 + in.next(64);
     cfg.seed = in.next(256);
+    cfg.injection_latency = in.next(3);
+    cfg.ejection_latency = in.next(3);
+    cfg.head_turnaround = in.next(2);
+    if (in.flag()) cfg.on_off = {(1 + in.next(100)) / 100.0, in.next(101) / 100.0};
     const auto nodes = static_cast<std::uint32_t>(net.topology().node_count());
     static const char* patterns[] = {"uniform", "neighbour", "halo", "bitcomp", "tornado", "randperm", "transpose",
                                      "row_column_alltoall", "bitrev", "shuffle", "hotspot", "hotspot:0.5"};
@@ -54,7 +60,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     const PacketSizes sizes = in.flag() ? PacketSizes::fixed(flits) : PacketSizes::bimodal(1, flits, 0.5);
     const double rate = sizes.mean() * in.next(101) / 100.0;
     try {
-        const auto pattern = NamedPattern::make(patterns[in.next(6)], grid, cfg.seed);
+        const auto pattern = NamedPattern::make(patterns[in.next(static_cast<std::uint32_t>(std::size(patterns)))], grid, cfg.seed);
         CycleSimulator<Net> sim(net, cfg);
         if (in.flag() && nodes > 1) sim.fail_link(NodeId{in.next(nodes)}, PortId{in.next(2)}, in.next(300));
         const CycleResult r = sim.run(pattern, rate, sizes);
