@@ -42,6 +42,7 @@ int table(std::uint64_t cycles) {
 
 int one_link(const Settings& s) {
     fabric_apps::check_work(static_cast<double>(s.cycles) * (s.table ? 8 : 1), "link cycles", 5e6);
+    detail::require(!(s.table && s.json), "--table is printed as text: leave out --json, or --table for one link's JSON");
     if (s.table) return table(s.cycles);
     detail::require(s.fifo_depth >= 8 && s.fifo_depth <= 1U << 20, "--fifo-depth must be between 8 and 2^20 words");
     ApenetCredit protocol = ApenetCredit::with_fifo(s.fifo_depth);
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
         [](CLI::App& app, Settings& s) {
             app.add_option("--fifo-depth", s.fifo_depth, "RX LINK FIFO depth, words")->check(fabric_apps::within<std::uint32_t>(8, 1U << 20))->capture_default_str();
             app.add_option("--lane-gbps", s.lane_gbps, "lane rate, Gbps")->check(fabric_apps::within(0.0, 8.5, true))->capture_default_str();
-            app.add_option("--credit-period", s.credit_period, "cycles between Credits (C)")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
+            app.add_option("--credit-period", s.credit_period, "cycles between Credits (C)")->check(fabric_apps::within<std::uint32_t>(1, 65536))->capture_default_str();
             app.add_option("--t-red", s.t_red, "almost-full threshold T_RED, words (0: depth - 6)")->check(fabric_apps::within<std::uint32_t>(0, 1U << 20))->capture_default_str();
             app.add_option("--cycles", s.cycles, "cycles simulated")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
             app.add_flag("--table", s.table, "the report's Table 8, model and simulation, at 28 and 34 Gbps");

@@ -129,6 +129,8 @@ int tables() {
 
 int one(const Settings& s) {
     detail::require(!s.channels || s.supernodes > 0, "--channels needs one configuration: give --supernodes");
+    detail::require(!s.json || s.supernodes > 0, "--json needs one configuration: give --supernodes (the paper's "
+                    "tables are printed as text)");
     if (s.supernodes == 0) return tables();
     detail::require(s.dlinks >= 1, "dlinks must be positive");
     detail::require(s.pattern == "halo" || s.pattern == "row_column_alltoall" || s.pattern == "alltoall",
