@@ -43,6 +43,8 @@ static_assert(!CollectiveOn<DimensionWiseSum, PercsTopology> && !CollectiveOn<in
 static_assert(TrafficPattern<UniformTraffic> && TrafficPattern<HaloTraffic> && TrafficPattern<RowColumnAllToAllTraffic>);
 static_assert(TrafficPattern<TornadoTraffic> && TrafficPattern<BitComplementTraffic>);
 static_assert(TrafficPattern<RandomPermutationTraffic> && TrafficPattern<TrafficMatrix>);
+static_assert(TrafficPattern<TransposeTraffic> && TrafficPattern<BitReverseTraffic> && TrafficPattern<ShuffleTraffic>);
+static_assert(TrafficPattern<NeighbourTraffic> && TrafficPattern<HotSpotTraffic> && TrafficPattern<NamedPattern>);
 static_assert(!TrafficPattern<int> && !TrafficPattern<Torus<2>>);
 
 // Static extents: sizes and the deadlock check at compile time.
