@@ -79,8 +79,10 @@ public:
     void step(std::uint64_t, Random& rng, Sends&& sends, Create&& create) {
         if (first_) {
             first_ = false;
-            for (std::uint32_t n = 0; n < on_.size(); ++n)
-                on_[n] = sends(n) && rng.uniform() * (alpha_ + beta_) < alpha_ ? 1 : 2 * !sends(n);
+            for (std::uint32_t n = 0; n < on_.size(); ++n) {
+                if (!sends(n)) on_[n] = 2;
+                else on_[n] = rng.uniform() * (alpha_ + beta_) < alpha_ ? 1 : 0;  // on with probability alpha / (alpha + beta)
+            }
         }
         for (std::uint32_t n = 0; n < on_.size(); ++n) {
             auto& state = on_[n];

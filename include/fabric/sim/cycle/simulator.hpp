@@ -203,9 +203,7 @@ private:
         }
     }
 
-    /// Runs until the measured packets are delivered (Bernoulli: injection goes on
-    /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
-    /// and the network is empty; the drain limit and the watchdog stop it earlier.
+    /// run() with the arrival process chosen: each arrival draws a destination and a size.
     template <class Sampler, class Arrivals>
     CycleResult run_arrivals(const Sampler& sampler, Arrivals arrivals, const PacketSizes& sizes) {
         return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
@@ -218,6 +216,9 @@ private:
         });
     }
 
+    /// Runs until the measured packets are delivered (Bernoulli: injection goes on
+    /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
+    /// and the network is empty; the drain limit and the watchdog stop it earlier.
     template <class Inject>
     CycleResult simulate(std::optional<std::uint64_t> trace_end, Inject&& inject) {
         this->reset();
