@@ -2,6 +2,7 @@
 # running that file gives exactly the output the command line gives, which must
 # match EXPECT (after removing what IGNORE matches, if given).
 set(args ${ARGS})
+file(MAKE_DIRECTORY ${DIR})
 get_filename_component(tool ${PROGRAM} NAME)
 set(file ${DIR}/roundtrip_${tool}.json)
 execute_process(COMMAND ${PROGRAM} ${args} --dump-config OUTPUT_FILE ${file} RESULT_VARIABLE s1)

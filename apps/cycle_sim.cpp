@@ -208,6 +208,11 @@ int main(int argc, char** argv) {
                            "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))
                 ->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
+            app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
+                           "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
+                           "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "
+                           "both injection VCs, 1000 + 10000 cycles)")
+                ->check(fabric_apps::one_of({"none", "booksim-iq"}))->capture_default_str();
         },
         simulate);
 }

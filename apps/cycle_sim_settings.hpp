@@ -5,10 +5,13 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <fabric/core/error.hpp>
+#include <fabric/sim/presets/booksim.hpp>
 
 namespace fabric_apps {
 
@@ -38,11 +41,42 @@ struct RunSettings {
     std::uint64_t watchdog = 10000;          // cycles
     std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
+    std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
+
+    /// booksim-iq: the router, terminal channels and methodology of fabric::BookSimIq
+    /// (BookSim2's input-queued router), taken from the library's preset itself.
+    static void apply_preset(const std::string& name, RunSettings& s) {
+        fabric::detail::require(name == "none" || name == "booksim-iq", "preset: none or booksim-iq; got '", name, "'");
+        s.preset = name;
+        if (name == "none") return;
+        using P = fabric::BookSimIq;
+        static_assert(std::is_same_v<P::Allocator, fabric::Islip<1>> &&
+                          std::is_same_v<P::Routing, fabric::DorTieSplit<fabric::DatelineWholeRing>>,
+                      "fabric: cycle_sim's booksim-iq preset names the allocator and routing of fabric::BookSimIq; "
+                      "update it with the preset");
+        const fabric::CycleConfig c = P::config(2);
+        const fabric::Credit f = P::flow();
+        s.vcs = 2;
+        s.routing = "dor";
+        s.dateline = "whole-ring";
+        s.allocator = "islip";
+        s.switching = c.switching == fabric::Switching::wormhole ? "wormhole" : "vct";
+        s.vc_buf = f.buffer_flits_per_vc;
+        s.credit_delay = f.credit_delay;
+        s.router_delay = {c.pipeline.routing, c.pipeline.vc_allocation, c.pipeline.switch_allocation,
+                          c.pipeline.switch_traversal};
+        s.link_latency = c.link_latency;
+        s.terminal_latency = {c.injection_latency, c.ejection_latency};
+        s.head_turnaround = c.head_turnaround;
+        s.injection_queues = c.injection_queues;
+        s.warmup = c.warmup;
+        s.measure = c.measure;
+    }
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
-                                                injection_queues, switching, allocator, watchdog, memory_limit, json)
+                                                injection_queues, switching, allocator, watchdog, memory_limit, json, preset)
 
 }  // namespace fabric_apps

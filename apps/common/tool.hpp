@@ -5,6 +5,9 @@
 //   --config FILE    takes the settings from a JSON file (a key the settings do
 //                    not have is an error); options given as well override it;
 //   --dump-config    prints the settings this command line implies and stops;
+//   --preset NAME    (tools whose settings have presets, HasPresets) starts from
+//                    a named set of settings; a configuration file's keys and
+//                    the options given override it;
 //   --work-limit S   refuses, before it starts, a run estimated to take longer
 //                    than S seconds (default a day), with the figure;
 //   --memory-limit M the same for a run estimated to need more than M MB
@@ -16,6 +19,7 @@
 // error the library did not expect (a fault to report).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -56,26 +60,53 @@ Settings settings_from(const nlohmann::json& j, const std::string& file) {
     }
 }
 
-/// The settings of --config FILE when the command line names one, else the defaults.
+/// Settings with presets: a `preset` field and `apply_preset(name, settings)`,
+/// which sets the fields the preset names (and throws on an unknown name).
 template <class Settings>
-Settings base_settings(int argc, char** argv) {
+concept HasPresets = requires(Settings& s, const std::string& name) {
+    { s.preset } -> std::convertible_to<std::string>;
+    Settings::apply_preset(name, s);
+};
+
+/// The value of option `name` (--name VALUE or --name=VALUE) on the command line, or "".
+inline std::string argument_of(int argc, char** argv, std::string_view name) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        std::string file;
-        if (arg == "--config" && i + 1 < argc) file = argv[i + 1];
-        else if (arg.starts_with("--config=")) file = std::string(arg.substr(9));
-        if (file.empty()) continue;
+        if (arg == name && i + 1 < argc) return argv[i + 1];
+        if (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=')
+            return std::string(arg.substr(name.size() + 1));
+    }
+    return {};
+}
+
+/// The settings before the command line's options are applied, in layers: the
+/// defaults; the preset (--preset NAME, else the configuration file's "preset");
+/// the keys of --config FILE.
+template <class Settings>
+Settings base_settings(int argc, char** argv) {
+    const std::string file = argument_of(argc, argv, "--config");
+    nlohmann::json given = nlohmann::json::object();
+    if (!file.empty()) {
         std::ifstream in(file);
         fabric::detail::require(in.good(), "--config: cannot read '", file, "'");
-        nlohmann::json j;
         try {
-            in >> j;
+            in >> given;
         } catch (const nlohmann::json::parse_error& e) {
             throw fabric::config_error(fabric::detail::message("fabric: ", file, ": not JSON: ", e.what()));
         }
-        return settings_from<Settings>(j, file);
+        (void)settings_from<Settings>(given, file);  // its keys and values, checked on their own
     }
-    return Settings{};
+    Settings s{};
+    if constexpr (HasPresets<Settings>) {
+        std::string preset = argument_of(argc, argv, "--preset");
+        if (preset.empty() && given.contains("preset") && given["preset"].is_string())
+            preset = given["preset"].template get<std::string>();
+        if (!preset.empty()) Settings::apply_preset(preset, s);
+    }
+    if (file.empty()) return s;
+    nlohmann::json layered = s;
+    layered.update(given);
+    return settings_from<Settings>(layered, file);
 }
 
 /// The longest run a tool starts, in seconds of estimated run time (--work-limit).

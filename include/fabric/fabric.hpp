@@ -70,6 +70,7 @@
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 
 #include <fabric/sim/presets/apenet.hpp>
+#include <fabric/sim/presets/booksim.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/sim/presets/percs_loads.hpp>
 
