@@ -11,11 +11,19 @@
 //    accepted, only for matches of the first iteration: under uniform load the
 //    pointers fall out of step and every cycle gives a full matching. Each pair
 //    then moves the VC nearest at or after the input's VC pointer.
+//  - SeparableOutputFirst (BookSim's separable_output_first): outputs grant,
+//    inputs accept, pointers move for the pairs matched: one iteration of iSLIP.
+//  - Wavefront: the request matrix swept by diagonals from a rotating first one.
+// BookSim's VC-allocator choice has no counterpart: routes here name the exact
+// output VC of every hop, so an input VC makes one VC request and any of those
+// allocators reduces to one round-robin arbiter per output VC
+// (RoundRobinVcAllocator).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +36,30 @@ namespace detail {
 /// Whether `a` is nearer than `b` going forward from `from` on a ring of `n`.
 constexpr bool nearer(std::uint32_t from, std::uint32_t a, std::uint32_t b, std::uint32_t n) {
     return (a >= from ? a - from : a + n - from) < (b >= from ? b - from : b + n - from);
+}
+
+struct SwitchRequest {
+    std::uint32_t in, vc, out;
+};
+
+/// For allocators that match ports, not VCs: each matched input sends the VC
+/// nearest at or after its VC pointer among those that asked for its output;
+/// grants go out in increasing output order and move the VC pointers.
+template <std::uint32_t Ports, std::uint32_t V, class Grant>
+void grant_matched(std::span<const SwitchRequest> requests, const std::array<std::uint32_t, Ports>& in_match,
+                   const std::array<std::uint32_t, Ports>& out_match, std::uint32_t* vc_rr, Grant& grant) {
+    std::array<std::uint32_t, Ports> vc_of;
+    vc_of.fill(cycle::no_port);
+    for (const auto [in, vc, out] : requests) {
+        if (in_match[in] != out) continue;
+        if (vc_of[in] == cycle::no_port || nearer(vc_rr[in], vc, vc_of[in], V)) vc_of[in] = vc;
+    }
+    for (std::uint32_t out = 0; out < Ports; ++out) {
+        const std::uint32_t in = out_match[out];
+        if (in == cycle::no_port) continue;
+        grant(in, vc_of[in], out);
+        vc_rr[in] = vc_of[in] + 1 == V ? 0 : vc_of[in] + 1;
+    }
 }
 }  // namespace detail
 
@@ -133,28 +165,74 @@ struct Islip {
                 }
                 if (!more) break;
             }
-            std::array<std::uint32_t, Ports> vc_of;
-            vc_of.fill(cycle::no_port);
-            for (std::uint32_t r = 0; r < count_; ++r) {
-                const auto [in, vc, out] = requests_[r];
-                if (in_match[in] != out) continue;
-                if (vc_of[in] == cycle::no_port || detail::nearer(vc_rr_[base_ + in], vc, vc_of[in], V)) vc_of[in] = vc;
-            }
-            for (std::uint32_t out = 0; out < Ports; ++out) {
-                const std::uint32_t in = out_match[out];
-                if (in == cycle::no_port) continue;
-                grant(in, vc_of[in], out);
-                vc_rr_[base_ + in] = vc_of[in] + 1 == V ? 0 : vc_of[in] + 1;
-            }
+            detail::grant_matched<Ports, V>(std::span(requests_.data(), count_), in_match, out_match,
+                                            vc_rr_.data() + base_, grant);
         }
 
     private:
-        struct Request {
-            std::uint32_t in, vc, out;
-        };
         std::vector<std::uint32_t> grant_rr_, accept_rr_, vc_rr_;  // per router and port
         std::size_t base_ = 0;
-        std::array<Request, Ports * V> requests_{};
+        std::array<detail::SwitchRequest, Ports * V> requests_{};
+        std::uint32_t count_ = 0;
+    };
+};
+
+/// BookSim's separable output-first allocator: each output grants the requesting
+/// input nearest at or after its pointer, each input accepts the granting output
+/// nearest at or after its own, and both pointers move past the pairs accepted.
+/// That is exactly one iteration of iSLIP; the name is BookSim's.
+struct SeparableOutputFirst : Islip<1> {
+    static constexpr std::string_view name = "separable output-first round robin";
+};
+
+/// The wavefront allocator: the request matrix (input x output) is swept diagonal
+/// by diagonal, the cells with (in + out) mod Ports = d for d = p, p + 1, ...; a
+/// requested cell whose input and output are both still free is matched. Cells of
+/// one diagonal share no input and no output, so each diagonal is decided at
+/// once, and the matching is maximal. The first diagonal p moves on by one at each
+/// allocation of a router (BookSim's "wavefront" sweeps the same diagonals).
+struct Wavefront {
+    static constexpr std::string_view name = "wavefront";
+
+    template <std::uint32_t Ports, std::uint32_t V>
+    class stage {
+    public:
+        void reset(std::size_t routers) {
+            diagonal_.assign(routers, 0);
+            vc_rr_.assign(routers * Ports, 0);
+        }
+        void begin(std::uint32_t router) {
+            router_ = router;
+            count_ = 0;
+        }
+        void request(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { requests_[count_++] = {in, vc, out}; }
+        [[nodiscard]] bool any() const { return count_ != 0; }
+        template <class Grant>
+        void allocate(Grant&& grant) {
+            std::array<std::uint32_t, Ports> in_match, out_match;
+            in_match.fill(cycle::no_port);
+            out_match.fill(cycle::no_port);
+            std::uint32_t& first = diagonal_[router_];
+            for (std::uint32_t step = 0; step < Ports; ++step) {
+                const std::uint32_t d = (first + step) % Ports;
+                for (std::uint32_t r = 0; r < count_; ++r) {
+                    const auto [in, vc, out] = requests_[r];
+                    if ((in + out) % Ports != d || in_match[in] != cycle::no_port || out_match[out] != cycle::no_port)
+                        continue;
+                    in_match[in] = out;
+                    out_match[out] = in;
+                }
+            }
+            first = first + 1 == Ports ? 0 : first + 1;
+            detail::grant_matched<Ports, V>(std::span(requests_.data(), count_), in_match, out_match,
+                                            vc_rr_.data() + static_cast<std::size_t>(router_) * Ports, grant);
+        }
+
+    private:
+        std::vector<std::uint32_t> diagonal_;  // per router
+        std::vector<std::uint32_t> vc_rr_;     // per router and input port
+        std::uint32_t router_ = 0;
+        std::array<detail::SwitchRequest, Ports * V> requests_{};
         std::uint32_t count_ = 0;
     };
 };
