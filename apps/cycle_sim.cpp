@@ -17,6 +17,7 @@
 #include <fabric/experiment/json.hpp>
 
 #include "common/progress.hpp"
+#include "common/switch_choice.hpp"
 #include "common/tool.hpp"
 #include "common/numbers.hpp"
 #include "cycle_sim_settings.hpp"
@@ -119,11 +120,8 @@ int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
     const T topo(s.dims);
     // One VC on a torus can deadlock: allowed here, so that the watchdog can show it.
     const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);
-    if (s.allocator == "islip") {
-        CycleSimulator<Net, Islip<1>> sim(net, cycle_config(s));
-        return run(sim, s, pattern);
-    }
-    CycleSimulator<Net> sim(net, cycle_config(s));
+    fabric_apps::NamedSwitch::choose(s.allocator);
+    CycleSimulator<Net, fabric_apps::NamedSwitch> sim(net, cycle_config(s));
     return run(sim, s, pattern);
 }
 
@@ -156,8 +154,6 @@ int simulate(const RunSettings& s) {
     detail::require(s.dateline == "wraparound" || s.dateline == "whole-ring", "dateline: wraparound or whole-ring; got '",
                     s.dateline, "'");
     detail::require(s.vcs == 1 || s.vcs == 2, "vcs: 1 or 2; got ", s.vcs);
-    detail::require(s.allocator == "separable" || s.allocator == "islip", "allocator: separable or islip; got '",
-                    s.allocator, "'");
     const NamedPattern pattern = NamedPattern::make(s.pattern, s.dims, s.seeds.empty() ? 1 : s.seeds.front());
     return s.topology == "torus" ? with_boundary<Boundary::wrap>(s, pattern) : with_boundary<Boundary::open>(s, pattern);
 }
@@ -202,7 +198,9 @@ int main(int argc, char** argv) {
                            "VC, messages dealt to them in turn (at most --vcs; BookSim's sources use every VC)")
                 ->check(fabric_apps::within<std::uint32_t>(1, 2))->capture_default_str();
             app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->check(fabric_apps::one_of({"wormhole", "vct"}))->capture_default_str();
-            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin) or islip")->check(fabric_apps::one_of({"separable", "islip"}))->capture_default_str();
+            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin), islip "
+                           "(one iteration), output-first (separable output-first) or wavefront")
+                ->check(fabric_apps::one_of({"separable", "islip", "output-first", "wavefront"}))->capture_default_str();
             app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();
             app.add_option("--memory-limit", s.memory_limit, "MB a run may take: a larger configuration is refused "
                            "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))

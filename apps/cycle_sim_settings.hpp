@@ -37,7 +37,7 @@ struct RunSettings {
     std::uint32_t head_turnaround = 0;       // cycles before the head behind a tail routes
     std::uint32_t injection_queues = 1;      // source queues per node, one per injection VC
     std::string switching = "wormhole";      // wormhole | vct
-    std::string allocator = "separable";     // separable | islip
+    std::string allocator = "separable";     // separable | islip | output-first | wavefront
     std::uint64_t watchdog = 10000;          // cycles
     std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
