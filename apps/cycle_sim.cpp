@@ -65,6 +65,11 @@ CycleConfig cycle_config(const RunSettings& s) {
         c.on_off = {ab[0], ab[1]};
         detail::require(c.on_off.enabled(), "burst: ALPHA must be positive (leave --burst out for Bernoulli)");
     }
+    c.sampling.sample_period = s.sample_period;
+    c.sampling.warmup_threshold = s.warmup_thres;
+    c.sampling.stopping_threshold = s.stopping_thres;
+    c.sampling.max_samples = s.max_samples;
+    c.sampling.latency_threshold = s.latency_thres;
     c.on_progress = fabric_apps::terminal_progress();
     return c;
 }
@@ -73,7 +78,8 @@ CycleConfig cycle_config(const RunSettings& s) {
 double node_cycles_per_run(const RunSettings& s) {
     double nodes = 1;
     for (const long long k : s.dims) nodes *= static_cast<double>(k);
-    const double window = static_cast<double>(s.warmup) + static_cast<double>(s.measure);
+    const double window = s.sample_period ? static_cast<double>(s.sample_period) * s.max_samples
+                                          : static_cast<double>(s.warmup) + static_cast<double>(s.measure);
     return nodes * (window + std::max(3 * window, 20000.0));
 }
 
@@ -105,6 +111,10 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
                     r.source_limit_reached ? "saturated: the source queues reached the memory limit, run stopped"
                     : r.saturated          ? "saturated"
                                            : "not saturated");
+        if (s.sample_period)
+            std::printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
+                        static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
+                        r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");
         if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
     }
     return r.deadlock ? 3 : 0;
@@ -206,6 +216,20 @@ int main(int argc, char** argv) {
                            "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))
                 ->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
+            app.add_option("--sample-period", s.sample_period, "BookSim's converging sampler: sample periods of this "
+                           "many cycles choose the window (--warmup and --measure are then unused); 0: fixed window")
+                ->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1))->capture_default_str();
+            app.add_option("--warmup-thres", s.warmup_thres, "with --sample-period: warm-up ends when latency and "
+                           "accepted rate change by at most this fraction between periods")
+                ->check(fabric_apps::within(0.0, 1e6))->capture_default_str();
+            app.add_option("--stopping-thres", s.stopping_thres, "with --sample-period: the window closes after three "
+                           "periods in a row that change by at most this fraction")
+                ->check(fabric_apps::within(0.0, 1e6))->capture_default_str();
+            app.add_option("--max-samples", s.max_samples, "with --sample-period: periods in all, warm-up included")
+                ->check(fabric_apps::within<std::uint32_t>(1, 1000000))->capture_default_str();
+            app.add_option("--latency-thres", s.latency_thres, "with --sample-period: a mean latency above this stops "
+                           "the run as unstable (saturated); 0: no limit")
+                ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();
             app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
                            "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
                            "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "

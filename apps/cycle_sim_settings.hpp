@@ -41,6 +41,11 @@ struct RunSettings {
     std::uint64_t watchdog = 10000;          // cycles
     std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
+    std::uint64_t sample_period = 0;         // BookSim's converging sampler: period, cycles (0: fixed window)
+    double warmup_thres = 0.05;              // relative change that ends warm-up
+    double stopping_thres = 0.05;            // relative change that counts towards convergence
+    std::uint32_t max_samples = 10;          // periods in all
+    double latency_thres = 500;              // mean latency past which a run is unstable (0: none)
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
 
     /// booksim-iq: the router, terminal channels and methodology of fabric::BookSimIq
@@ -77,6 +82,7 @@ struct RunSettings {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
-                                                injection_queues, switching, allocator, watchdog, memory_limit, json, preset)
+                                                injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,
+                                                latency_thres, preset)
 
 }  // namespace fabric_apps

@@ -54,6 +54,31 @@ struct OnOffInjection {
     }
 };
 
+/// CycleConfig::sampling: sample_period = 0 (the default) keeps the fixed window
+/// (warmup, measure); a positive period lets ConvergenceSampler choose it.
+struct ConvergingSampling {
+    std::uint64_t sample_period = 0;  // BookSim: sample_period (its default 1000)
+    double warmup_threshold = 0.05;   // warmup_thres and acc_warmup_thres
+    double stopping_threshold = 0.05; // stopping_thres and acc_stopping_thres
+    std::uint32_t warmup_periods = 0; // warmup_periods: 0, decided by the threshold
+    std::uint32_t max_samples = 10;   // max_samples: periods in all, warm-up included
+    double latency_threshold = 500;   // latency_thres: a mean above it is unstable; 0: no limit
+    [[nodiscard]] constexpr bool enabled() const { return sample_period > 0; }
+    void validate() const {
+        if (!enabled()) return;
+        detail::require(sample_period < (std::uint64_t{1} << 40), "sampling: sample_period must be below 2^40 cycles; "
+                        "got ", sample_period);
+        detail::require(std::isfinite(warmup_threshold) && warmup_threshold >= 0 && std::isfinite(stopping_threshold) &&
+                            stopping_threshold >= 0,
+                        "sampling: the warm-up and stopping thresholds must be finite and non-negative");
+        detail::require(max_samples >= 1 && max_samples <= 1000000, "sampling: max_samples must be in [1, 10^6]; got ",
+                        max_samples);
+        detail::require(std::isfinite(latency_threshold) && latency_threshold >= 0,
+                        "sampling: latency_threshold must be finite and non-negative (0: no limit); got ",
+                        latency_threshold);
+    }
+};
+
 struct CycleConfig {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
@@ -90,6 +115,9 @@ struct CycleConfig {
     std::uint32_t injection_queues = 1;
     /// Bursty injection for run(); the default is Bernoulli.
     OnOffInjection on_off{};
+    /// BookSim's converging sampler (sim/cycle/sampler.hpp): with a positive
+    /// sample_period it chooses the window, and warmup and measure are not used.
+    ConvergingSampling sampling{};
     /// Terminal channels, in cycles (BookSim models both as one-cycle channels):
     /// a packet's head reaches its router's injection port this long after it
     /// could leave the source queue, and a flit ejected at a router reaches its
@@ -135,6 +163,7 @@ struct CycleConfig {
         detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
         detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
         on_off.validate();
+        sampling.validate();
         for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})
             detail::require(d <= max_delay_cycles, "injection_latency, ejection_latency and head_turnaround must each be "
                             "at most ", max_delay_cycles, " cycles; got ", d);

@@ -347,6 +347,7 @@ protected:
         ++pk.ejected;
         if (pk.ejected + pk.dropped < pk.size) return;
         ++res_.packets_delivered;
+        res_.delivered_latency_sum += at - pk.created;
         if (n != pk.dst) ++res_.misdelivered;
         if (cfg_.track_reorder) reorder_.arrived(pk.src, pk.dst, pk.sequence, res_);
         if (pk.measured) {
@@ -359,8 +360,7 @@ protected:
         release(f.packet);
     }
 
-    /// Flits on links, in input buffers and in output queues (the unsent flits of
-    /// source queues were never injected).
+    /// Flits on links, in input buffers and in output queues (not the never injected ones of source queues).
     [[nodiscard]] std::uint64_t count_in_flight() const { return in_flight_links_ + in_.buffered() + out_.queued(); }
 
     const Fab& fab_;

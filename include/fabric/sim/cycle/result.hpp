@@ -58,6 +58,13 @@ struct CycleResult {
     LatencySummary network_latency;  // head leaving the source queue to tail ejection
     double hops_mean = 0;
     std::uint64_t cycles = 0;   // simulated, warm-up and drain included
+    /// The measurement window: CycleConfig's warmup and measure, or the one the
+    /// converging sampler chose (CycleConfig::sampling), with its periods run and
+    /// whether it converged (false: it closed at max_samples, or never opened).
+    std::uint64_t window_start = 0;
+    std::uint64_t window_cycles = 0;
+    std::uint32_t sample_periods = 0;
+    bool sampling_converged = false;
     bool saturated = false;     // not drained, or accepted below 95% of offered
     bool drained = true;        // every measured packet delivered before the run stopped
     /// The source queues reached what CycleConfig::memory_limit_mb leaves them and
@@ -76,6 +83,7 @@ struct CycleResult {
     std::uint64_t flits_ejected = 0;
     std::uint64_t flits_in_flight = 0;
     std::uint64_t packets_delivered = 0;
+    std::uint64_t delivered_latency_sum = 0;  // over every packet delivered, measured or not
     std::uint64_t flits_dropped = 0;   // flits lost with a failed link, each reported
     std::uint64_t packets_lost = 0;    // packets that lost a flit to a failed link, or had no route
     std::uint64_t packets_unroutable = 0;

@@ -69,6 +69,7 @@
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/router.hpp>
+#include <fabric/sim/cycle/sampler.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
 #include <fabric/sim/workload.hpp>
@@ -114,6 +115,8 @@ public:
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
+        detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
+                        "trace run ends with its trace: set sampling.sample_period to 0");
         check_switching(cycle::validate_trace(trace, nodes_));
         std::size_t next = 0;
         const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
@@ -224,9 +227,15 @@ private:
         this->reset();
         watchdog_.reset(cfg_.watchdog);
         Random rng(cfg_.seed);
-        const std::uint64_t window_end = cfg_.warmup + cfg_.measure;
-        const std::uint64_t drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
-        const std::uint64_t stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
+        const std::uint64_t fixed_warmup = cfg_.warmup, fixed_measure = cfg_.measure;
+        sampled_.start(cfg_);
+        std::uint64_t window_end = 0, stop = 0;
+        auto bounds = [&] {
+            window_end = cfg_.warmup + cfg_.measure;
+            const auto drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
+            stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
+        };
+        bounds();
         auto empty = [&] { return buffered_ == 0 && sources_.packets() == 0 && in_flight_links_ == 0; };
         std::uint64_t now = 0;
         auto last_report = std::chrono::steady_clock::now();
@@ -239,6 +248,13 @@ private:
             this->tick_receivers(now);
             this->deliver_events(now);
             this->step_routers(now);
+            if (sampled_.due(cfg_, now + 1)) {
+                if (!sampled_.period_over(now + 1, nodes_, cfg_, res_)) {
+                    res_.drained = false;  // unstable: reported saturated, not drained
+                    break;
+                }
+                bounds();
+            }
             const bool measured_in = res_.measured_accounted();
             if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
             if (now + 1 >= stop ||
@@ -266,11 +282,16 @@ private:
                 }
             }
         }
-        return finish(now + 1);
+        CycleResult r = finish(now + 1);
+        cfg_.warmup = fixed_warmup;
+        cfg_.measure = fixed_measure;
+        return r;
     }
 
     CycleResult finish(std::uint64_t cycles) {
         res_.cycles = cycles;
+        res_.window_start = std::min(cfg_.warmup, cycles);
+        res_.window_cycles = std::min(cfg_.measure, cycles - res_.window_start);
         // A run stopped early (the memory limit) measured only part of its window.
         const auto window = static_cast<double>(std::max<std::uint64_t>(
             1, std::min(cfg_.measure, cycles > cfg_.warmup ? cycles - cfg_.warmup : 0)));
@@ -363,6 +384,7 @@ private:
     }
 
     cycle::Watchdog watchdog_;
+    cycle::SampledWindow sampled_;
 };
 
 /// Runs one Bernoulli simulation of `fabric` (switch allocator A).
