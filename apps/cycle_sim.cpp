@@ -5,6 +5,7 @@
 // configuration files: apps/common/tool.hpp.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -83,10 +84,25 @@ double node_cycles_per_run(const RunSettings& s) {
     return nodes * (window + std::max(3 * window, 20000.0));
 }
 
-template <class Sim>
-int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
+/// BookSim's per-channel statistics: every link's flits a cycle in the window, as CSV.
+template <class Topo>
+void write_channel_stats(const std::string& file, const Topo& topo, const CycleResult& r) {
+    std::ofstream out(file);
+    detail::require(out.good(), "channel_stats: cannot write '", file, "'");
+    out << "node,port,neighbour,flits_per_cycle\n";
+    for (std::uint32_t n = 0; n < topo.node_count(); ++n)
+        for (std::uint32_t p = 0; p < r.ports_per_node; ++p)
+            if (const NodeId to = topo.neighbour(NodeId{n}, PortId{p}); to.valid())
+                out << n << ',' << p << ',' << to.value << ',' << r.channel_utilisation[n * r.ports_per_node + p] << '\n';
+    detail::require(out.good(), "channel_stats: writing '", file, "' failed");
+}
+
+template <class Sim, class Topo>
+int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo& topo) {
     const PacketSizes sizes = packet_sizes(s.packet);
     if (!s.sweep.empty()) {
+        detail::require(s.channel_stats.empty(), "channel_stats: per-channel statistics are written for one run; "
+                        "leave out --sweep or --channel-stats");
         const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
         detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
         const auto rates = experiment::loads(range[0], range[1], range[2]);
@@ -101,6 +117,7 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern) {
     }
     fabric_apps::check_work(node_cycles_per_run(s), "node-cycles", 2e6);
     const CycleResult r = sim.run(pattern, s.rate, sizes);
+    if (!s.channel_stats.empty()) write_channel_stats(s.channel_stats, topo, r);
     if (s.json) {
         std::cout << experiment::to_json(r).dump(1) << '\n';
     } else {
@@ -132,7 +149,7 @@ int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
     const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);
     fabric_apps::NamedSwitch::choose(s.allocator);
     CycleSimulator<Net, fabric_apps::NamedSwitch> sim(net, cycle_config(s));
-    return run(sim, s, pattern);
+    return run(sim, s, pattern, topo);
 }
 
 template <std::size_t Rank, Boundary B>
@@ -230,6 +247,8 @@ int main(int argc, char** argv) {
             app.add_option("--latency-thres", s.latency_thres, "with --sample-period: a mean latency above this stops "
                            "the run as unstable (saturated); 0: no limit")
                 ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();
+            app.add_option("--channel-stats", s.channel_stats, "write every link's utilisation in the window (flits a "
+                           "cycle) to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)");
             app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
                            "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
                            "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "
