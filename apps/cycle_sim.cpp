@@ -58,6 +58,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.injection_latency = s.terminal_latency[0];
     c.ejection_latency = s.terminal_latency[1];
     c.head_turnaround = s.head_turnaround;
+    c.wait_for_tail_credit = s.wait_for_tail_credit;
     c.injection_queues = s.injection_queues;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
@@ -221,6 +222,8 @@ int main(int argc, char** argv) {
             app.add_option("--head-turnaround", s.head_turnaround, "cycles after a tail leaves an input VC before the "
                            "head behind it routes (BookSim's input-queued router: 1)")
                 ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->capture_default_str();
+            app.add_flag("--wait-for-tail-credit", s.wait_for_tail_credit, "an output VC goes to another packet only "
+                         "once the last one's tail credit is back (BookSim's wait_for_tail_credit)");
             app.add_option("--injection-queues", s.injection_queues, "source queues per node, each on its own injection "
                            "VC, messages dealt to them in turn (at most --vcs; BookSim's sources use every VC)")
                 ->check(fabric_apps::within<std::uint32_t>(1, 2))->capture_default_str();

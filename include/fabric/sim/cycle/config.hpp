@@ -128,6 +128,11 @@ struct CycleConfig {
     /// Cycles after a tail leaves an input VC before the head queued behind it
     /// starts routing (BookSim's input-queued router: 1). 0: routed at once.
     std::uint32_t head_turnaround = 0;
+    /// BookSim's wait_for_tail_credit: an output VC is given to another packet
+    /// only once the credit of the last packet's tail is back (the downstream
+    /// buffer has let the whole packet go), not when the tail crosses the switch.
+    /// Needs a flow control that says when that is (Credit) and no output queues.
+    bool wait_for_tail_credit = false;
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
     /// message) longer than this is split into packets of this many flits (the
     /// last shorter), each routed on its own; the destination reassembles the
@@ -163,6 +168,8 @@ struct CycleConfig {
         detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
         detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
         on_off.validate();
+        detail::require(!wait_for_tail_credit || output_buffer_flits == 0, "wait_for_tail_credit is for input-queued "
+                        "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
         sampling.validate();
         for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})
             detail::require(d <= max_delay_cycles, "injection_latency, ejection_latency and head_turnaround must each be "

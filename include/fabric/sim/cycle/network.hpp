@@ -45,6 +45,7 @@ protected:
     static constexpr std::uint32_t NP = P + 1;
     static constexpr std::uint32_t V = static_cast<std::uint32_t>(max_virtual_channels_v<T>);
     static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::uint32_t tail_pending = none - 1;  // owner_: held until its tail's credit is back
     static constexpr std::uint32_t protocol_flits = flow_traits<F>::protocol_flits;
     static constexpr bool needs_packet_size = flow_traits<F>::needs_packet_size;
     using Frames = Framing<F>;
@@ -65,6 +66,9 @@ protected:
                         " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
         detail::require(fab_.flow().feedback_delay() <= max_delay_cycles, "flow control's feedback (a credit's "
                         "return) may take at most ", max_delay_cycles, " cycles; got ", fab_.flow().feedback_delay());
+        if constexpr (!requires(const typename F::sender_vc& s) { fabric.flow().drained(s); })
+            detail::require(!cfg_.wait_for_tail_credit, "wait_for_tail_credit needs a flow control that says when a "
+                            "receiver's buffer has emptied (drained(sender_vc), as Credit has)");
         nodes_ = static_cast<std::uint32_t>(fab_.topology().node_count());
         buffer_ = fab_.flow().buffer_flits();
         const std::uint64_t frame = Frames::frame(fab_.flow());
@@ -106,13 +110,10 @@ protected:
         packets_.clear();
         routes_.reset(max_hops_);
         scratch_route_.resize(max_hops_ + 1);
-        latency_hist_ = {};
-        network_hist_ = {};
-        message_hist_ = {};
+        latency_hist_ = network_hist_ = message_hist_ = {};
         messages_.clear();
         res_ = CycleResult{};
-        in_flight_links_ = 0;
-        buffered_ = 0;
+        in_flight_links_ = buffered_ = 0;
         failures_.reset(channels);
         reorder_ = ReorderTracker(nodes_);
     }
@@ -240,9 +241,8 @@ protected:
         }
     }
 
-    /// Whether the flow control of sender (channel * V + vc) lets a flit go; the
-    /// flit (from `flit()`) is looked at only when the protocol or virtual
-    /// cut-through needs its packet's size.
+    /// Whether the flow control of sender (channel * V + vc) lets a flit go; the flit
+    /// (`flit()`) is looked at only when the protocol or virtual cut-through needs its size.
     template <class FlitOf>
     [[nodiscard]] bool flow_allows(std::size_t sender, FlitOf&& flit) const {
         const bool whole = cfg_.switching == Switching::virtual_cut_through;

@@ -26,7 +26,7 @@ class Router : protected Network<Fab> {
 protected:
     using Base = Network<Fab>;
     using Base::Base;
-    using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none;
+    using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none, Base::tail_pending;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::va_rr_,
         Base::sender_, Base::receiver_, Base::port_free_, Base::sources_, Base::active_, Base::is_active_, Base::wake_,
         Base::failures_, Base::packets_, Base::res_, Base::buffered_;
@@ -96,7 +96,9 @@ protected:
                     v.ready = now + pd.vc_allocation;
                     later(v.ready);
                     ++granted;
-                } else if (const std::uint32_t ov = v.out_port * V + v.out_vc; owner[ov] == none) {
+                } else if (const std::uint32_t ov = v.out_port * V + v.out_vc;
+                           owner[ov] == none || (owner[ov] == tail_pending && tail_credit_back(n, v))) {
+                    owner[ov] = none;
                     va_requests_[requests++] = {base * V + port * V + vc, base * V + ov};
                 }
                 // else: the holder's tail frees the VC when this router moves it (a transfer wakes us)
@@ -189,7 +191,8 @@ protected:
 
         // The input VC after this flit.
         if (tail) {
-            if (v.out_port != LOCAL) owner_[in_.index(n, v.out_port, v.out_vc)] = none;
+            if (v.out_port != LOCAL) owner_[in_.index(n, v.out_port, v.out_vc)] = cfg_.wait_for_tail_credit ? tail_pending
+                                                                                                            : none;
             v.state = VcState::idle;
             if (in_.has_front(iv)) {
                 // The next head is at the front as this tail leaves: it is routed from
@@ -207,6 +210,15 @@ protected:
             v.ready = now + 1;
             v.since = now + 1;
         }
+    }
+
+    /// wait_for_tail_credit: whether the output VC that input VC `v` of router n
+    /// wants has its last packet's every credit back (a feedback event wakes the router).
+    [[nodiscard]] bool tail_credit_back(std::uint32_t n, const InputVc& v) const {
+        if constexpr (requires { fab_.flow().drained(sender_[0]); })
+            return fab_.flow().drained(sender_[(static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc]);
+        else
+            return true;  // not reached: the network refuses the setting without drained()
     }
 
     /// Whether flow control lets the front flit of output queue `q` onto its link.

@@ -343,7 +343,9 @@ private:
                 const std::uint32_t n = in_.node_of(iv);
                 const std::size_t ov = in_.index(n, v.out_port, v.out_vc);
                 std::size_t target = none;
-                if (v.state == VcState::waiting_vc && owner_[ov] != none) {
+                if (v.state == VcState::waiting_vc && owner_[ov] == Base::tail_pending) {
+                    target = downstream(static_cast<std::size_t>(n) * P + v.out_port, v.out_vc);  // its last credit
+                } else if (v.state == VcState::waiting_vc && owner_[ov] != none) {
                     target = owner_[ov];
                 } else if (v.state == VcState::active && !output_ready(n, in_.port_of(iv), in_.vc_of(iv), v)) {
                     const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
