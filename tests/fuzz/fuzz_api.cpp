@@ -53,6 +53,12 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.ejection_latency = in.next(3);
     cfg.head_turnaround = in.next(2);
     if (in.flag()) cfg.on_off = {(1 + in.next(100)) / 100.0, in.next(101) / 100.0};
+    cfg.wait_for_tail_credit = in.flag() && in.flag();  // refused with output queues: a right answer too
+    if (in.flag()) {
+        cfg.sampling.sample_period = 1 + in.next(200);
+        cfg.sampling.max_samples = 1 + in.next(10);
+        cfg.sampling.latency_threshold = in.next(300);
+    }
     const auto nodes = static_cast<std::uint32_t>(net.topology().node_count());
     static const char* patterns[] = {"uniform", "neighbour", "halo", "bitcomp", "tornado", "randperm", "transpose",
                                      "row_column_alltoall", "bitrev", "shuffle", "hotspot", "hotspot:0.5"};
@@ -66,6 +72,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         const CycleResult r = sim.run(pattern, rate, sizes);
         law(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped, "flits are conserved");
         law(std::isfinite(r.accepted) && std::isfinite(r.offered) && r.accepted >= 0, "loads are finite");
+        law(r.window_start + r.window_cycles <= r.cycles, "the window lies within the run");
         law(!r.deadlock || may_deadlock, "the dateline (or a mesh) never deadlocks");
         const LinkLoads loads = link_load(net, pattern);
         for (const double l : loads.per_channel()) law(std::isfinite(l) && l >= 0, "flow loads finite, >= 0");

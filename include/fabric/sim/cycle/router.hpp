@@ -213,10 +213,14 @@ protected:
     }
 
     /// wait_for_tail_credit: whether the output VC that input VC `v` of router n
-    /// wants has its last packet's every credit back (a feedback event wakes the router).
+    /// wants has its last packet's every credit back (a feedback event wakes the
+    /// router). Over a failed link, credits lost with it never come: taken as back,
+    /// the head is then dropped at the switch like any other bound for that link.
     [[nodiscard]] bool tail_credit_back(std::uint32_t n, const InputVc& v) const {
+        const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
+        if (failures_.any() && failures_.broken(channel)) return true;
         if constexpr (requires { fab_.flow().drained(sender_[0]); })
-            return fab_.flow().drained(sender_[(static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc]);
+            return fab_.flow().drained(sender_[channel * V + v.out_vc]);
         else
             return true;  // not reached: the network refuses the setting without drained()
     }
