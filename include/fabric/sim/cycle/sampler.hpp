@@ -112,7 +112,7 @@ public:
     /// The end of a period at cycle `end` (`nodes` nodes): false when the run is unstable and stops.
     bool period_over(std::uint64_t end, std::uint32_t nodes, CycleConfig& cfg, CycleResult& res) {
         const double packets = static_cast<double>(res.packets_delivered - base_.packets);
-        const double latency = packets ? static_cast<double>(res.delivered_latency_sum - base_.latency) / packets : 0;
+        const double latency = packets > 0 ? static_cast<double>(res.delivered_latency_sum - base_.latency) / packets : 0;
         const double accepted = static_cast<double>(res.flits_ejected - base_.flits) /
                                 (static_cast<double>(end - base_.since) * nodes);
         using Step = ConvergenceSampler::Step;
