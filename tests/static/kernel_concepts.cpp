@@ -46,6 +46,8 @@ static_assert(!SourceRoutable<int, Torus<2>>);
 static_assert(CycleFlowControl<Credit> && CycleFlowControl<AckWindow> && CycleFlowControl<ApenetCredit>);
 static_assert(FlowControl<Named> && !CycleFlowControl<Named>);
 static_assert(!CycleFlowControl<Synchronous>);
+// DrainReportingFlow: wait_for_tail_credit needs to know when every credit is back.
+static_assert(DrainReportingFlow<Credit> && !DrainReportingFlow<AckWindow> && !DrainReportingFlow<ApenetCredit>);
 static_assert(flow_traits<Credit>::protocol_flits == 0 && !flow_traits<Credit>::needs_packet_size);
 static_assert(!flow_traits<Credit>::framed && !flow_traits<Credit>::ticks);
 static_assert(flow_traits<ApenetCredit>::protocol_flits == 2 && flow_traits<ApenetCredit>::framed);

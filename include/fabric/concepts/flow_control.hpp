@@ -45,6 +45,13 @@ concept CycleFlowControl = FlowControl<F> && requires(const F& flow, typename F:
     flow.on_feedback(s, std::uint64_t{1});
 };
 
+/// A protocol that can say when a receiver's buffer holds nothing its sender sent
+/// (every credit back): what CycleConfig::wait_for_tail_credit needs.
+template <class F>
+concept DrainReportingFlow = CycleFlowControl<F> && requires(const F& flow, const typename F::sender_vc& s) {
+    { flow.drained(s) } -> std::convertible_to<bool>;
+};
+
 template <class F, class L>
 concept FlowControlFor = FlowControl<F> && LinkType<L> && F::template drives<L>;
 

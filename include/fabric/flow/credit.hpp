@@ -72,7 +72,7 @@ struct Credit {
     }
     static constexpr void on_feedback(sender_vc& s, std::uint64_t credits) { s.credits += static_cast<std::int32_t>(credits); }
     /// Every credit is back: the receiver's buffer holds nothing this sender sent
-    /// (the kernel's wait_for_tail_credit asks).
+    /// (DrainReportingFlow; the kernel's wait_for_tail_credit asks).
     [[nodiscard]] constexpr bool drained(const sender_vc& s) const {
         return s.credits == static_cast<std::int32_t>(buffer_flits_per_vc);
     }

@@ -66,7 +66,7 @@ protected:
                         " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
         detail::require(fab_.flow().feedback_delay() <= max_delay_cycles, "flow control's feedback (a credit's "
                         "return) may take at most ", max_delay_cycles, " cycles; got ", fab_.flow().feedback_delay());
-        if constexpr (!requires(const typename F::sender_vc& s) { fabric.flow().drained(s); })
+        if constexpr (!DrainReportingFlow<F>)
             detail::require(!cfg_.wait_for_tail_credit, "wait_for_tail_credit needs a flow control that says when a "
                             "receiver's buffer has emptied (drained(sender_vc), as Credit has)");
         nodes_ = static_cast<std::uint32_t>(fab_.topology().node_count());

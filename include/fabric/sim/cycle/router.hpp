@@ -219,7 +219,7 @@ protected:
     [[nodiscard]] bool tail_credit_back(std::uint32_t n, const InputVc& v) const {
         const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
         if (failures_.any() && failures_.broken(channel)) return true;
-        if constexpr (requires { fab_.flow().drained(sender_[0]); })
+        if constexpr (DrainReportingFlow<typename Base::F>)
             return fab_.flow().drained(sender_[channel * V + v.out_vc]);
         else
             return true;  // not reached: the network refuses the setting without drained()
