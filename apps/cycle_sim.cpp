@@ -59,6 +59,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.ejection_latency = s.terminal_latency[1];
     c.head_turnaround = s.head_turnaround;
     c.wait_for_tail_credit = s.wait_for_tail_credit;
+    c.speculative = s.speculative;
     c.injection_queues = s.injection_queues;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
@@ -224,6 +225,8 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->capture_default_str();
             app.add_flag("--wait-for-tail-credit", s.wait_for_tail_credit, "an output VC goes to another packet only "
                          "once the last one's tail credit is back (BookSim's wait_for_tail_credit)");
+            app.add_flag("--speculative", s.speculative, "speculative switch allocation: a head bids for the switch "
+                         "in its VC allocation cycle, below other requests (BookSim's speculative)");
             app.add_option("--injection-queues", s.injection_queues, "source queues per node, each on its own injection "
                            "VC, messages dealt to them in turn (at most --vcs; BookSim's sources use every VC)")
                 ->check(fabric_apps::within<std::uint32_t>(1, 2))->capture_default_str();

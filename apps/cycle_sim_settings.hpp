@@ -47,6 +47,7 @@ struct RunSettings {
     std::uint32_t max_samples = 10;          // periods in all
     double latency_thres = 500;              // mean latency past which a run is unstable (0: none)
     bool wait_for_tail_credit = false;       // an output VC waits for its last packet's tail credit
+    bool speculative = false;                // heads bid for the switch while VC allocation runs
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
 
@@ -85,6 +86,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, rou
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,
-                                                latency_thres, channel_stats, wait_for_tail_credit, preset)
+                                                latency_thres, channel_stats, wait_for_tail_credit, speculative, preset)
 
 }  // namespace fabric_apps

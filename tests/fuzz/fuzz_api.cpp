@@ -54,6 +54,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.head_turnaround = in.next(2);
     if (in.flag()) cfg.on_off = {(1 + in.next(100)) / 100.0, in.next(101) / 100.0};
     cfg.wait_for_tail_credit = in.flag() && in.flag();  // refused with output queues: a right answer too
+    cfg.speculative = in.flag();
     if (in.flag()) {
         cfg.sampling.sample_period = 1 + in.next(200);
         cfg.sampling.max_samples = 1 + in.next(10);

@@ -133,6 +133,12 @@ struct CycleConfig {
     /// buffer has let the whole packet go), not when the tail crosses the switch.
     /// Needs a flow control that says when that is (Credit) and no output queues.
     bool wait_for_tail_credit = false;
+    /// BookSim's speculative switch allocation: a head bids for the switch in the
+    /// cycle it is granted its output VC, below every non-speculative request
+    /// (a second allocator stage whose grants stand only on ports the first left
+    /// free), so an uncontended head gains the VC allocation cycle at each router.
+    /// No effect when pipeline.vc_allocation is 0.
+    bool speculative = false;
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
     /// message) longer than this is split into packets of this many flits (the
     /// last shorter), each routed on its own; the destination reassembles the

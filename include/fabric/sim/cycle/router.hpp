@@ -1,8 +1,9 @@
 // The router pipeline of the cycle kernel, one router step at a time: routing
 // delay, VC allocation (RoundRobinVcAllocator), switch allocation (the
-// SwitchAllocator policy A), switch traversal into an output queue, onto the
-// link or out at the ejection port; and the link stage that takes flits from
-// output queues. A router is stepped only when something can change there (its
+// SwitchAllocator policy A; with CycleConfig::speculative a second stage of A
+// for the heads granted their VC this cycle, below the first), switch traversal
+// into an output queue, onto the link or out at the ejection port; and the link
+// stage that takes flits from output queues. A router is stepped only when something can change there (its
 // wake cycle); see simulator.hpp for the timing model.
 #pragma once
 
@@ -36,6 +37,7 @@ protected:
     void reset() {
         Base::reset();
         switch_.reset(nodes_);
+        if (cfg_.speculative) speculative_.reset(nodes_);
     }
 
     /// Steps every router whose wake cycle has come; keeps those with work left.
@@ -95,7 +97,7 @@ protected:
                     v.state = VcState::active;
                     v.ready = now + pd.vc_allocation;
                     later(v.ready);
-                    ++granted;
+                    just_granted_[granted++] = port * V + vc;
                 } else if (const std::uint32_t ov = v.out_port * V + v.out_vc;
                            owner[ov] == none || (owner[ov] == tail_pending && tail_credit_back(n, v))) {
                     owner[ov] = none;
@@ -115,7 +117,7 @@ protected:
                 w.state = VcState::active;
                 w.ready = now + pd.vc_allocation;
                 later(w.ready);
-                ++granted;
+                just_granted_[granted++] = static_cast<std::uint32_t>(best - base * V);
             },
             [&] { later(now + 1); });
         if (pd.vc_allocation == 0 && granted > 0) {
@@ -124,14 +126,46 @@ protected:
                 if (v.ready == now && v.state == VcState::active) switch_request(port, vc, v);
             });
         }
-        if (!switch_.any()) return wake;
-        switch_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
-            transfer(n, port, vc, now, exit_delay);
-        });
+        const bool speculate = cfg_.speculative && pd.vc_allocation > 0 && granted > 0;
+        if (speculate) speculative_requests(n, now, exit_delay, granted, later);
+        if (!switch_.any() && !(speculate && speculative_.any())) return wake;
+        std::array<bool, NP> in_used{}, out_used{};
+        if (switch_.any())
+            switch_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
+                in_used[port] = out_used[out] = true;
+                transfer(n, port, vc, now, exit_delay);
+            });
+        // A speculative grant stands only where the first stage left its input and output port free.
+        if (speculate && speculative_.any())
+            speculative_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
+                if (!in_used[port] && !out_used[out]) transfer(n, port, vc, now, exit_delay);
+            });
         // A transfer changes what follows it (next flits, freed VCs), and a loser
         // of the switch bids again: look again next cycle.
         later(now + 1);
         return wake;
+    }
+
+    /// Speculative switch allocation (BookSim's speculative = 1): the heads granted
+    /// their output VC in this step also bid for the switch now, in the second
+    /// stage, instead of from grant + vc_allocation; those that lose bid again,
+    /// non-speculatively, once their VC allocation delay is over. BookSim bids in
+    /// parallel with VC allocation, so a head that then loses its VC may still
+    /// win (and waste) a speculative grant; here only the heads that won bid.
+    template <class Later>
+    void speculative_requests(std::uint32_t n, std::uint64_t now, std::uint64_t exit_delay, std::size_t granted,
+                              Later& later) {
+        speculative_.begin(n);
+        const std::size_t base = static_cast<std::size_t>(n) * NP * V;
+        for (std::size_t i = 0; i < granted; ++i) {
+            const std::uint32_t port = just_granted_[i] / V, vc = just_granted_[i] % V;
+            const InputVc& v = in_[base + just_granted_[i]];
+            if (failures_.any() && v.out_port != LOCAL && failures_.broken(static_cast<std::size_t>(n) * P + v.out_port))
+                continue;  // dropped when it bids normally
+            if (port_free_[static_cast<std::size_t>(n) * NP + v.out_port] > now + exit_delay) continue;
+            if (output_ready(n, port, vc, v)) speculative_.request(port, vc, v.out_port);
+        }
+        later(now + 1);
     }
 
     /// Whether the output the front flit of an active input VC wants can take it
@@ -279,6 +313,8 @@ protected:
     }
 
     typename A::template stage<NP, V> switch_;
+    typename A::template stage<NP, V> speculative_;          // with CycleConfig::speculative
+    std::array<std::uint32_t, NP * V> just_granted_{};       // port * V + vc: VCs granted in this step
     std::array<std::pair<std::size_t, std::size_t>, NP * V> va_requests_{};
 };
 
