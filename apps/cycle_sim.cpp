@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -60,6 +62,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.head_turnaround = s.head_turnaround;
     c.wait_for_tail_credit = s.wait_for_tail_credit;
     c.speculative = s.speculative;
+    c.node_statistics = !s.node_stats.empty();
     c.injection_queues = s.injection_queues;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
@@ -99,12 +102,47 @@ void write_channel_stats(const std::string& file, const Topo& topo, const CycleR
     detail::require(out.good(), "channel_stats: writing '", file, "' failed");
 }
 
+/// BookSim's per-node statistics: each node's rates in the window (flits a cycle)
+/// and its measured packets' mean latency as source and as destination, as CSV.
+void write_node_stats(const std::string& file, const CycleResult& r) {
+    std::ofstream out(file);
+    detail::require(out.good(), "node_stats: cannot write '", file, "'");
+    const auto per = [](std::uint64_t x, std::uint64_t n) { return n ? static_cast<double>(x) / static_cast<double>(n) : 0.0; };
+    out << "node,offered,injected,accepted,packets_sent,latency_sent,packets_received,latency_received\n";
+    for (std::size_t n = 0; n < r.nodes.size(); ++n) {
+        const NodeCounters& c = r.nodes[n];
+        out << n << ',' << per(c.flits_offered, r.window_cycles) << ',' << per(c.flits_injected, r.window_cycles) << ','
+            << per(c.flits_accepted, r.window_cycles) << ',' << c.packets_sent << ',' << per(c.latency_sent, c.packets_sent)
+            << ',' << c.packets_received << ',' << per(c.latency_received, c.packets_received) << '\n';
+    }
+    detail::require(out.good(), "node_stats: writing '", file, "' failed");
+}
+
+/// The watch trace, in cycle order (a flit's own events already are), as CSV.
+void write_watch(const std::string& file, std::vector<FlitEvent> events) {
+    std::stable_sort(events.begin(), events.end(), [](const FlitEvent& a, const FlitEvent& b) { return a.cycle < b.cycle; });
+    std::ofstream file_out;
+    if (file != "-") {
+        file_out.open(file);
+        detail::require(file_out.good(), "watch_file: cannot write '", file, "'");
+    }
+    std::ostream& out = file == "-" ? std::cout : file_out;
+    static constexpr const char* kinds[] = {"created", "switched", "arrived", "ejected"};
+    out << "cycle,packet,flit,event,node,port,vc\n";
+    for (const FlitEvent& e : events)
+        out << e.cycle << ',' << e.packet << ',' << e.flit << ',' << kinds[static_cast<int>(e.kind)] << ',' << e.node
+            << ',' << e.port << ',' << e.vc << '\n';
+    detail::require(out.good(), "watch_file: writing '", file, "' failed");
+}
+
 template <class Sim, class Topo>
-int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo& topo) {
+int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo& topo,
+        const std::vector<FlitEvent>& watched) {
     const PacketSizes sizes = packet_sizes(s.packet);
     if (!s.sweep.empty()) {
-        detail::require(s.channel_stats.empty(), "channel_stats: per-channel statistics are written for one run; "
-                        "leave out --sweep or --channel-stats");
+        detail::require(s.channel_stats.empty() && s.node_stats.empty() && s.watch.empty(), "channel_stats, "
+                        "node_stats, watch: per-channel and per-node statistics and the watch trace are written for one "
+                        "run; leave out --sweep or --channel-stats, --node-stats and --watch");
         const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
         detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
         const auto rates = experiment::loads(range[0], range[1], range[2]);
@@ -117,9 +155,13 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
         else experiment::write_csv(std::cout, curve);
         return 0;
     }
+    detail::require(s.watch.empty() || !s.json || s.watch_file != "-", "watch_file: with --json the standard output "
+                    "carries the result; give the trace a file (--watch-file FILE)");
     fabric_apps::check_work(node_cycles_per_run(s), "node-cycles", 2e6);
     const CycleResult r = sim.run(pattern, s.rate, sizes);
     if (!s.channel_stats.empty()) write_channel_stats(s.channel_stats, topo, r);
+    if (!s.node_stats.empty()) write_node_stats(s.node_stats, r);
+    if (!s.watch.empty()) write_watch(s.watch_file, watched);
     if (s.json) {
         std::cout << experiment::to_json(r).dump(1) << '\n';
     } else {
@@ -150,8 +192,11 @@ int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
     // One VC on a torus can deadlock: allowed here, so that the watchdog can show it.
     const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);
     fabric_apps::NamedSwitch::choose(s.allocator);
-    CycleSimulator<Net, fabric_apps::NamedSwitch> sim(net, cycle_config(s));
-    return run(sim, s, pattern, topo);
+    std::vector<FlitEvent> watched;
+    CycleConfig config = cycle_config(s);
+    if (!s.watch.empty()) config.watch = {s.watch, [&](const FlitEvent& e) { watched.push_back(e); }};
+    CycleSimulator<Net, fabric_apps::NamedSwitch> sim(net, std::move(config));
+    return run(sim, s, pattern, topo, watched);
 }
 
 template <std::size_t Rank, Boundary B>
@@ -255,6 +300,14 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();
             app.add_option("--channel-stats", s.channel_stats, "write every link's utilisation in the window (flits a "
                            "cycle) to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)");
+            app.add_option("--node-stats", s.node_stats, "write each node's offered, injected and accepted flits "
+                           "a cycle in the window and its measured packets' count and mean latency as source and as "
+                           "destination to this CSV file (one run)");
+            app.add_option("--watch", s.watch, "trace every flit of these packets (numbered from 0 in creation order): "
+                           "created, switched, arrived, ejected, with cycle, node, port and VC (one run)")
+                ->delimiter(',');
+            app.add_option("--watch-file", s.watch_file, "where --watch writes its CSV trace; -: standard output")
+                ->capture_default_str();
             app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
                            "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
                            "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "

@@ -49,6 +49,9 @@ struct RunSettings {
     bool wait_for_tail_credit = false;       // an output VC waits for its last packet's tail credit
     bool speculative = false;                // heads bid for the switch while VC allocation runs
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none
+    std::string node_stats;                  // file for per-node rates and latencies (CSV); empty: none
+    std::vector<std::uint64_t> watch;        // packets (numbered in creation order) whose flits are traced
+    std::string watch_file = "-";            // where the trace goes (CSV); -: standard output
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
 
     /// booksim-iq: the router, terminal channels and methodology of fabric::BookSimIq
@@ -86,6 +89,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, rou
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,
-                                                latency_thres, channel_stats, wait_for_tail_credit, speculative, preset)
+                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, preset)
 
 }  // namespace fabric_apps

@@ -55,6 +55,9 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     if (in.flag()) cfg.on_off = {(1 + in.next(100)) / 100.0, in.next(101) / 100.0};
     cfg.wait_for_tail_credit = in.flag() && in.flag();  // refused with output queues: a right answer too
     cfg.speculative = in.flag();
+    cfg.node_statistics = in.flag();
+    std::uint64_t watched_events = 0;
+    if (in.flag()) cfg.watch = {{in.next(64)}, [&](const FlitEvent&) { ++watched_events; }};
     if (in.flag()) {
         cfg.sampling.sample_period = 1 + in.next(200);
         cfg.sampling.max_samples = 1 + in.next(10);
@@ -74,6 +77,11 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         law(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped, "flits are conserved");
         law(std::isfinite(r.accepted) && std::isfinite(r.offered) && r.accepted >= 0, "loads are finite");
         law(r.window_start + r.window_cycles <= r.cycles, "the window lies within the run");
+        std::uint64_t accepted = 0;
+        for (const NodeCounters& c : r.nodes) accepted += c.flits_accepted;
+        law(r.nodes.empty() == !cfg.node_statistics && accepted == (r.nodes.empty() ? 0 : r.flits_ejected_in_window),
+            "the nodes' accepted flits add up to the run's");
+        law(cfg.watch.enabled() || watched_events == 0, "no watch, no trace");
         law(!r.deadlock || may_deadlock, "the dateline (or a mesh) never deadlocks");
         const LinkLoads loads = link_load(net, pattern);
         for (const double l : loads.per_channel()) law(std::isfinite(l) && l >= 0, "flow loads finite, >= 0");

@@ -30,6 +30,7 @@
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/network.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include <fabric/core/error.hpp>
 
@@ -79,6 +80,35 @@ struct ConvergingSampling {
     }
 };
 
+/// What happened to a watched flit (CycleConfig::watch). `port` is a router port;
+/// the topology's ports_per_node names the injection port (created) and the
+/// ejection port (switched, ejected).
+enum class FlitEventKind : std::uint8_t {
+    created,   // at its source node, in injection queue `vc`
+    switched,  // granted the switch at `node`: leaves its input VC for output `port`, VC `vc`
+    arrived,   // in the input buffer of `node` at `port`, VC `vc`, its last bit in
+    ejected,   // reached the terminal of `node` (after the ejection channel)
+};
+
+struct FlitEvent {
+    std::uint64_t cycle = 0;
+    std::uint64_t packet = 0;  // packets are numbered from 0 in the order they are created
+    std::uint32_t flit = 0;    // its place in the packet, 0 the head
+    std::uint32_t node = 0, port = 0, vc = 0;
+    FlitEventKind kind = FlitEventKind::created;
+};
+
+/// BookSim's watch_packets: every event of every flit of the packets listed is
+/// handed to `sink` as the kernel decides it. A flit's own events come in the
+/// order of their cycles; an ejection is decided as the flit crosses the switch,
+/// so it may come before another flit's events of earlier cycles. Off while
+/// `packets` or `sink` is empty.
+struct WatchSettings {
+    std::vector<std::uint64_t> packets;
+    std::function<void(const FlitEvent&)> sink{};
+    [[nodiscard]] bool enabled() const { return !packets.empty() && sink; }
+};
+
 struct CycleConfig {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
@@ -148,6 +178,12 @@ struct CycleConfig {
     /// Track, per source and destination, how far packets overtake one another:
     /// CycleResult::reorder_depth (costs a map lookup per packet).
     bool track_reorder = false;
+    /// Per-node counters in CycleResult::nodes (flits offered, injected and
+    /// accepted in the window; the measured packets' latency by source and by
+    /// destination). Off: nothing is kept.
+    bool node_statistics = false;
+    /// A trace of the flits of chosen packets (BookSim's watch_packets).
+    WatchSettings watch{};
     /// The memory a run may take, in MB (2^20 bytes): a configuration whose
     /// buffers, and the packets and routes they can hold, need more is refused when
     /// the run starts (the message gives the figure); a run whose source queues

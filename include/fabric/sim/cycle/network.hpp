@@ -30,6 +30,7 @@
 #include <fabric/sim/cycle/reassembly.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
+#include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/statistics.hpp>
 
 namespace fabric::cycle {
@@ -113,6 +114,8 @@ protected:
         latency_hist_ = network_hist_ = message_hist_ = {};
         messages_.clear();
         res_ = CycleResult{};
+        if (cfg_.node_statistics) res_.nodes.assign(nodes_, NodeCounters{});
+        watch_.reset(cfg_.watch);
         in_flight_links_ = buffered_ = 0;
         failures_.reset(channels);
         reorder_ = ReorderTracker(nodes_);
@@ -125,6 +128,16 @@ protected:
             is_active_[n] = 1;
             active_.push_back(n);
         }
+    }
+
+    /// Packet `id`, in source queue `queue`, has just been created: counted for
+    /// its node, and numbered (and its flits reported) for the watch trace.
+    void note_created(std::uint32_t id, std::uint32_t queue) {
+        Packet& pk = packets_[id];
+        if (!res_.nodes.empty() && pk.measured) res_.nodes[pk.src].flits_offered += pk.size;
+        if (!watch_.on() || !(pk.watched = watch_.created(id))) return;
+        for (std::uint32_t i = 0; i < pk.size; ++i)
+            watch_.event(id, FlitEventKind::created, pk.created, i, pk.src, LOCAL, queue);
     }
 
     /// Writes the route of packet `id`, which has reached the head of its source
@@ -199,6 +212,8 @@ protected:
             ++buffered_;
             const std::uint32_t node = in_.node_of(a.ivc), port = in_.port_of(a.ivc), vc = in_.vc_of(a.ivc);
             const bool first = in_.push(a.ivc, a.flit);
+            if (watch_.on() && packets_[a.flit.packet].watched)
+                watch_.event(a.flit.packet, FlitEventKind::arrived, now, a.flit.index, node, port, vc);
             const std::size_t channel = static_cast<std::size_t>(node) * P + port;
             const std::uint32_t up = links_.up(channel);
             fab_.flow().on_arrive(receiver_[channel * V + vc],
@@ -280,86 +295,6 @@ protected:
         if (pk.measured) ++res_.measured_lost;
     }
 
-    /// Flit `index` of packet `id` is lost where a link failed, and so are the
-    /// flits behind it. Downstream, the flit before it becomes the packet's tail:
-    /// virtual channels that already passed it on are released now, the others
-    /// when it passes. A rare event: it scans every input VC.
-    void cut_packet(std::uint32_t id, std::uint32_t index) {
-        Packet& pk = packets_[id];
-        if (pk.cut != 0 || index == 0) return;  // already cut (at its first dropped flit), or nothing got across
-        pk.cut = static_cast<std::uint16_t>(index);
-        for (std::size_t iv = 0; iv < in_.size(); ++iv) {
-            InputVc& v = in_[iv];
-            if (v.packet != id || v.state == VcState::idle || v.count != 0 || v.last + 1 != index) continue;
-            const std::uint32_t node = in_.node_of(iv);
-            if (v.out_port != LOCAL) owner_[in_.index(node, v.out_port, v.out_vc)] = none;
-            v.state = VcState::idle;
-            activate(node, wake_[node]);
-        }
-    }
-
-    /// A flit of `id` is gone with a failed link (or arrives for a packet that lost one).
-    void drop_flit(std::uint32_t id) {
-        Packet& pk = packets_[id];
-        mark_lost(pk);
-        ++pk.dropped;
-        ++res_.flits_dropped;
-        if (pk.ejected + pk.dropped != pk.size) return;
-        if (cfg_.max_packet_flits) messages_.part_done(pk.message, pk.part, 0, false, res_, message_hist_);
-        release(id);
-    }
-
-    void release(std::uint32_t id) {
-        routes_.release(packets_[id].route_slot);
-        packets_.release(id);
-    }
-
-    /// The link of `channel` has just failed: flits on the wire are lost with it.
-    void link_failed(std::uint32_t channel, std::uint64_t now) {
-        for (auto& bucket : arrivals_.buckets()) {
-            std::size_t keep = 0;
-            for (const Arrival& a : bucket) {
-                if (failures_.broken(links_.up(static_cast<std::size_t>(in_.node_of(a.ivc)) * P + in_.port_of(a.ivc)))) {
-                    --in_flight_links_;
-                    cut_packet(a.flit.packet, a.flit.index);
-                    drop_flit(a.flit.packet);
-                } else {
-                    bucket[keep++] = a;
-                }
-            }
-            bucket.resize(keep);
-        }
-        const std::uint32_t node = channel / P, far = links_.down(channel);
-        activate(node, now);
-        activate(far, now);
-        if (out_.enabled()) out_.wake(node) = out_.wake(far) = now;
-    }
-
-    /// The last flit of a packet, or a flit of one, leaves the network at router n at cycle `at`.
-    void eject(std::uint32_t n, const Flit& f, Packet& pk, std::uint64_t at) {
-        if (pk.lost) {  // the rest of a packet that lost a flit: discarded here, already reported
-            drop_flit(f.packet);
-            return;
-        }
-        ++res_.flits_ejected;
-        if (cfg_.in_window(at)) ++res_.flits_ejected_in_window;
-        if (f.index != pk.ejected) ++res_.out_of_order;
-        ++pk.ejected;
-        if (pk.ejected + pk.dropped < pk.size) return;
-        ++res_.packets_delivered;
-        res_.delivered_latency_sum += at - pk.created;
-        if (n != pk.dst) ++res_.misdelivered;
-        if (cfg_.track_reorder) reorder_.arrived(pk.src, pk.dst, pk.sequence, res_);
-        if (pk.measured) {
-            ++res_.measured_delivered;
-            res_.measured_hops += pk.route_len;
-            latency_hist_.add(at - pk.created);
-            network_hist_.add(at - pk.injected);
-        }
-        if (cfg_.max_packet_flits) messages_.part_done(pk.message, pk.part, at, true, res_, message_hist_);
-        release(f.packet);
-    }
-
     /// Flits on links, in input buffers and in output queues (not the never injected ones of source queues).
     [[nodiscard]] std::uint64_t count_in_flight() const { return in_flight_links_ + in_.buffered() + out_.queued(); }
 
@@ -390,6 +325,7 @@ protected:
     MessageTable messages_;   // with max_packet_flits
     ReorderTracker reorder_;  // with track_reorder
     RouteStore routes_;
+    Watch watch_;  // with CycleConfig::watch
     std::vector<Hop> scratch_route_;
     LatencyHistogram latency_hist_, network_hist_, message_hist_;
     CycleResult res_;  // counted into as the run goes

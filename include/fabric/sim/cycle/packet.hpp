@@ -26,6 +26,7 @@ struct Packet {
     std::uint16_t size = 0, route_len = 0;
     std::uint16_t sent = 0, ejected = 0;  // flits that left the source queue / were ejected
     bool measured = false;
+    bool watched = false;          // its flits' events go to the watch trace
     std::uint64_t created = 0, injected = 0;
     std::uint64_t choice = 0;      // which of the policy's routes
     std::uint32_t route_slot = 0;  // where its route is kept while it is in the network

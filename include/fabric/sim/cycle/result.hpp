@@ -51,6 +51,18 @@ struct LatencySummary {
     }
 };
 
+/// One node's share of a run (CycleConfig::node_statistics): flits in the
+/// window, and the measured packets delivered, by source and by destination.
+struct NodeCounters {
+    std::uint64_t flits_offered = 0;     // created here
+    std::uint64_t flits_injected = 0;    // left this node's source queues
+    std::uint64_t flits_accepted = 0;    // ejected here
+    std::uint64_t packets_sent = 0;      // measured packets from here, delivered
+    std::uint64_t latency_sent = 0;      // their latencies (creation to tail ejection), summed
+    std::uint64_t packets_received = 0;  // measured packets delivered here
+    std::uint64_t latency_received = 0;
+};
+
 struct CycleResult {
     double offered = 0;         // flits/cycle/node created during the window
     double accepted = 0;        // flits/cycle/node ejected during the window
@@ -109,6 +121,7 @@ struct CycleResult {
     std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
+    std::vector<NodeCounters> nodes;          // per node, with CycleConfig::node_statistics
     std::optional<DeadlockReport> deadlock;
 
     /// Whether every measured packet has been delivered or reported lost.

@@ -17,20 +17,20 @@
 
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/sim/cycle/allocators.hpp>
-#include <fabric/sim/cycle/network.hpp>
+#include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 
 namespace fabric::cycle {
 
 template <CycleKernelFabric Fab, SwitchAllocator A>
-class Router : protected Network<Fab> {
+class Router : protected Delivery<Fab> {
 protected:
-    using Base = Network<Fab>;
+    using Base = Delivery<Fab>;
     using Base::Base;
     using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none, Base::tail_pending;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::va_rr_,
         Base::sender_, Base::receiver_, Base::port_free_, Base::sources_, Base::active_, Base::is_active_, Base::wake_,
-        Base::failures_, Base::packets_, Base::res_, Base::buffered_;
+        Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::watch_;
     using Base::front, Base::flow_allows, Base::put_on_link, Base::cut_packet, Base::drop_flit, Base::eject,
         Base::write_route, Base::start_head, Base::send_feedback;
 
@@ -197,6 +197,7 @@ protected:
             if (f.index == 0) pk.injected = now;
             ++pk.sent;
             ++res_.flits_injected;
+            if (!res_.nodes.empty() && cfg_.in_window(now)) ++res_.nodes[n].flits_injected;
             if (tail && sources_.pop(n, vc)) in_.mark(iv, false);
         } else {
             in_.pop(iv);
@@ -207,6 +208,7 @@ protected:
                                 [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
         }
 
+        if (pk.watched && !drop) watch_.event(f.packet, FlitEventKind::switched, now, f.index, n, v.out_port, v.out_vc);
         // Into the output.
         std::uint64_t& port_free = port_free_[static_cast<std::size_t>(n) * NP + v.out_port];
         if (drop) {

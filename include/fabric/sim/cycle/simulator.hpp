@@ -44,9 +44,10 @@
 //
 // No virtual call anywhere; per-flit and per-cycle work touches preallocated
 // arrays only (the packet pool and queues grow only when their peak grows).
-// The parts: network.hpp (state, links, events, packets), router.hpp (the
-// pipeline), input_buffers.hpp, output_queues.hpp, allocators.hpp and
-// switch_allocators.hpp, injection.hpp, failures.hpp, framing.hpp, watchdog.hpp.
+// The parts: network.hpp (state, links, events, packets), delivery.hpp
+// (ejection, losses), router.hpp (the pipeline), input_buffers.hpp,
+// output_queues.hpp, allocators.hpp and switch_allocators.hpp, injection.hpp,
+// failures.hpp, framing.hpp, watchdog.hpp, sampler.hpp, watch.hpp.
 #pragma once
 
 #include <algorithm>
@@ -80,7 +81,6 @@ template <class Fab, class A>
     requires CycleKernelFabric<Fab> && SwitchAllocator<A>
 class CycleSimulator<Fab, A> : cycle::Router<Fab, A> {
     using Base = cycle::Router<Fab, A>;
-    using Net = cycle::Network<Fab>;
     using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::sources_,
         Base::source_packet_cap_, Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::wake_, Base::wheel_size_, Base::buffer_,
@@ -191,6 +191,7 @@ private:
         pk.message = message;
         pk.part = part;
         if (cfg_.track_reorder) pk.sequence = reorder_.next_sequence(src, dst);
+        this->note_created(id, queue);
         if (pk.measured) {
             ++res_.measured_packets;
             res_.flits_created_in_window += size;
