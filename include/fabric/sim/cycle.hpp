@@ -24,13 +24,14 @@
 
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/deadlock_search.hpp>
+#include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/failures.hpp>
 #include <fabric/sim/cycle/framing.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
-#include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/network.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>
@@ -39,7 +40,9 @@
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
 #include <fabric/sim/cycle/router.hpp>
+#include <fabric/sim/cycle/sampler.hpp>
 #include <fabric/sim/cycle/simulator.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
