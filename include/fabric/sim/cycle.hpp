@@ -17,8 +17,12 @@
 //   failures.hpp     link failures and restores, broken-channel flags
 //   framing.hpp      framed links (data and credit slots)
 //   watchdog.hpp     the deadlock watchdog's cadence and wait-for cycle search
+//   sampler.hpp      BookSim's converging sampler, the window it chooses
+//   watch.hpp        the watch trace of chosen packets' flits
 //   network.hpp      a run's state and how flits move between routers
+//   delivery.hpp     how packets leave: ejected and counted, or lost with a link
 //   router.hpp       the router pipeline and the link stage
+//   deadlock_search.hpp  the watchdog's wait-for graph of stuck VCs
 //   simulator.hpp    CycleSimulator: runs (Bernoulli, traces), failures, watchdog, results
 #pragma once
 
