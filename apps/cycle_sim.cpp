@@ -63,6 +63,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.wait_for_tail_credit = s.wait_for_tail_credit;
     c.speculative = s.speculative;
     c.node_statistics = !s.node_stats.empty();
+    c.request_reply = {s.reply_flits, s.max_outstanding};
     c.injection_queues = s.injection_queues;
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
@@ -176,6 +177,10 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
             std::printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
                         static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
                         r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");
+        if (s.reply_flits)
+            std::printf("transactions (request to reply): latency mean %.2f p99 %llu cycles; %llu replies delivered\n",
+                        r.transaction_latency.mean, static_cast<unsigned long long>(r.transaction_latency.p99),
+                        static_cast<unsigned long long>(r.replies_delivered));
         if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
     }
     return r.deadlock ? 3 : 0;
@@ -300,6 +305,12 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();
             app.add_option("--channel-stats", s.channel_stats, "write every link's utilisation in the window (flits a "
                            "cycle) to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)");
+            app.add_option("--reply-flits", s.reply_flits, "request-reply traffic (BookSim's use_read_write): every "
+                           "packet is a request, answered on delivery by a reply of this many flits; 0: off")
+                ->check(fabric_apps::within<std::uint32_t>(0, 65535))->capture_default_str();
+            app.add_option("--max-outstanding", s.max_outstanding, "with --reply-flits: a source with this many "
+                           "requests awaiting their reply makes no new one (BookSim's max_outstanding_requests); 0: no "
+                           "limit")->capture_default_str();
             app.add_option("--node-stats", s.node_stats, "write each node's offered, injected and accepted flits "
                            "a cycle in the window and its measured packets' count and mean latency as source and as "
                            "destination to this CSV file (one run)");

@@ -56,6 +56,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.wait_for_tail_credit = in.flag() && in.flag();  // refused with output queues: a right answer too
     cfg.speculative = in.flag();
     cfg.node_statistics = in.flag();
+    if (in.flag()) cfg.request_reply = {1 + in.next(8), in.next(3)};
     std::uint64_t watched_events = 0;
     if (in.flag()) cfg.watch = {{in.next(64)}, [&](const FlitEvent&) { ++watched_events; }};
     if (in.flag()) {
@@ -82,6 +83,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         law(r.nodes.empty() == !cfg.node_statistics && accepted == (r.nodes.empty() ? 0 : r.flits_ejected_in_window),
             "the nodes' accepted flits add up to the run's");
         law(cfg.watch.enabled() || watched_events == 0, "no watch, no trace");
+        law(r.replies_delivered <= r.packets_delivered - r.replies_delivered, "a reply answers a delivered request");
         law(!r.deadlock || may_deadlock, "the dateline (or a mesh) never deadlocks");
         const LinkLoads loads = link_load(net, pattern);
         for (const double l : loads.per_channel()) law(std::isfinite(l) && l >= 0, "flow loads finite, >= 0");

@@ -98,6 +98,8 @@ inline nlohmann::json to_json(const CycleResult& r) {
                           {"flits_injected", r.flits_injected},
                           {"flits_ejected", r.flits_ejected},
                           {"flits_in_flight", r.flits_in_flight},
+                          {"replies_delivered", r.replies_delivered},
+                          {"transaction_latency_mean", r.transaction_latency.mean},
                           {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
 }
 

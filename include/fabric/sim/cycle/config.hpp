@@ -109,6 +109,24 @@ struct WatchSettings {
     [[nodiscard]] bool enabled() const { return !packets.empty() && sink; }
 };
 
+/// BookSim's request-reply traffic (use_read_write): every packet the run
+/// creates is a request, and the cycle one is delivered its destination creates
+/// a reply of reply_flits back to the source (through its source queues, like
+/// any packet). A reply is measured with its request; CycleResult's
+/// transaction_latency runs from a measured request's creation to its reply's
+/// delivery. With max_outstanding, a source with that many requests unanswered
+/// makes no Bernoulli draw (BookSim's max_outstanding_requests).
+struct RequestReply {
+    std::uint32_t reply_flits = 0;      // 0: off, every packet stands alone
+    std::uint32_t max_outstanding = 0;  // 0: no limit
+    [[nodiscard]] constexpr bool enabled() const { return reply_flits > 0; }
+    void validate() const {
+        detail::require(reply_flits <= 65535, "request_reply: a reply has at most 65535 flits; got ", reply_flits);
+        detail::require(enabled() || max_outstanding == 0, "request_reply: max_outstanding limits requests awaiting "
+                        "their reply; set reply_flits too, or leave max_outstanding at 0");
+    }
+};
+
 struct CycleConfig {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
@@ -178,6 +196,8 @@ struct CycleConfig {
     /// Track, per source and destination, how far packets overtake one another:
     /// CycleResult::reorder_depth (costs a map lookup per packet).
     bool track_reorder = false;
+    /// Request-reply traffic; off by default.
+    RequestReply request_reply{};
     /// Per-node counters in CycleResult::nodes (flits offered, injected and
     /// accepted in the window; the measured packets' latency by source and by
     /// destination). Off: nothing is kept.
@@ -213,6 +233,9 @@ struct CycleConfig {
         detail::require(!wait_for_tail_credit || output_buffer_flits == 0, "wait_for_tail_credit is for input-queued "
                         "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
         sampling.validate();
+        request_reply.validate();
+        detail::require(!request_reply.enabled() || max_packet_flits == 0, "request_reply: a reply answers a packet, "
+                        "not a message split into packets; set max_packet_flits to 0");
         for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})
             detail::require(d <= max_delay_cycles, "injection_latency, ejection_latency and head_turnaround must each be "
                             "at most ", max_delay_cycles, " cycles; got ", d);

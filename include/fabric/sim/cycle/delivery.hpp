@@ -21,7 +21,8 @@ protected:
     using typename Base::Arrival;
     using Base::cfg_, Base::links_, Base::in_, Base::out_, Base::owner_, Base::wake_, Base::failures_, Base::arrivals_,
         Base::packets_, Base::routes_, Base::messages_, Base::reorder_, Base::res_, Base::latency_hist_,
-        Base::network_hist_, Base::message_hist_, Base::in_flight_links_, Base::watch_;
+        Base::network_hist_, Base::message_hist_, Base::transaction_hist_, Base::in_flight_links_, Base::watch_,
+        Base::replies_, Base::outstanding_;
     using Base::activate, Base::mark_lost;
 
     /// Flit `index` of packet `id` is lost where a link failed, and so are the
@@ -54,9 +55,27 @@ protected:
     }
 
     void release(std::uint32_t id) {
-        if (packets_[id].watched) watch_.released(id);
-        routes_.release(packets_[id].route_slot);
+        const Packet& pk = packets_[id];
+        if (pk.watched) watch_.released(id);
+        // A transaction ends with its reply, delivered or lost, or with its request lost.
+        if (!outstanding_.empty() && (pk.reply || pk.lost)) --outstanding_[pk.reply ? pk.dst : pk.src];
+        routes_.release(pk.route_slot);
         packets_.release(id);
+    }
+
+    /// Request-reply: a reply delivered at `at` closes its transaction; a request
+    /// is answered from its destination at `at` (the simulator creates the reply
+    /// then; the due cycles come in order, every ejection being the same number of
+    /// cycles after its switch grant). A measured request's reply is counted as
+    /// measured now, so that the run waits for it.
+    void answer(const Packet& pk, std::uint64_t at) {
+        if (pk.reply) {
+            ++res_.replies_delivered;
+            if (pk.measured) transaction_hist_.add(at - pk.request_created);
+            return;
+        }
+        replies_.push(typename Base::PendingReply{at, pk.created, pk.dst, pk.src, pk.measured});
+        if (pk.measured) ++res_.measured_packets;
     }
 
     /// The link of `channel` has just failed: flits on the wire are lost with it.
@@ -113,6 +132,7 @@ protected:
             }
         }
         if (cfg_.max_packet_flits) messages_.part_done(pk.message, pk.part, at, true, res_, message_hist_);
+        if (cfg_.request_reply.enabled()) answer(pk, at);
         release(f.packet);
     }
 };

@@ -29,6 +29,7 @@
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
 #include <fabric/sim/cycle/result.hpp>
+#include <fabric/sim/cycle/ring_queue.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/statistics.hpp>
@@ -54,6 +55,11 @@ protected:
     struct Arrival {
         std::uint32_t ivc;  // where it arrives; the link it crosses is that input's upstream channel
         Flit flit;
+    };
+    struct PendingReply {  // request_reply: a request delivered at `at` is answered from `from`
+        std::uint64_t at = 0, request_created = 0;
+        std::uint32_t from = 0, to = 0;
+        bool measured = false;
     };
     struct Feedback {
         std::uint32_t sender;  // channel * V + vc
@@ -111,7 +117,9 @@ protected:
         packets_.clear();
         routes_.reset(max_hops_);
         scratch_route_.resize(max_hops_ + 1);
-        latency_hist_ = network_hist_ = message_hist_ = {};
+        latency_hist_ = network_hist_ = message_hist_ = transaction_hist_ = {};
+        replies_ = {};
+        outstanding_.assign(cfg_.request_reply.max_outstanding ? nodes_ : 0, 0);
         messages_.clear();
         res_ = CycleResult{};
         if (cfg_.node_statistics) res_.nodes.assign(nodes_, NodeCounters{});
@@ -327,7 +335,9 @@ protected:
     RouteStore routes_;
     Watch watch_;  // with CycleConfig::watch
     std::vector<Hop> scratch_route_;
-    LatencyHistogram latency_hist_, network_hist_, message_hist_;
+    LatencyHistogram latency_hist_, network_hist_, message_hist_, transaction_hist_;
+    RingQueue<PendingReply> replies_;         // with request_reply, in the order (and cycles) they are due
+    std::vector<std::uint32_t> outstanding_;  // with max_outstanding: per node, requests awaiting their reply
     CycleResult res_;  // counted into as the run goes
     std::uint64_t in_flight_links_ = 0;
     std::uint64_t buffered_ = 0;

@@ -27,6 +27,7 @@ struct Packet {
     std::uint16_t sent = 0, ejected = 0;  // flits that left the source queue / were ejected
     bool measured = false;
     bool watched = false;          // its flits' events go to the watch trace
+    bool reply = false;            // with request_reply: a reply (else a request)
     std::uint64_t created = 0, injected = 0;
     std::uint64_t choice = 0;      // which of the policy's routes
     std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
@@ -36,6 +37,7 @@ struct Packet {
     std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
     std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
     std::uint32_t part = 0;
+    std::uint64_t request_created = 0;  // a reply: when its request was created
 };
 
 /// One step of a source route: the output port and the virtual channel.

@@ -118,6 +118,10 @@ struct CycleResult {
     std::uint64_t message_reorder_depth = 0;
     std::uint64_t packets_early = 0;
     LatencySummary message_latency;
+    /// With request_reply: replies delivered, and the measured transactions'
+    /// latency, from the request's creation to the reply's delivery.
+    std::uint64_t replies_delivered = 0;
+    LatencySummary transaction_latency;
     std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window

@@ -170,16 +170,27 @@ private:
     void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng) {
         const std::uint32_t queue = sources_.deal(src);
         const std::uint32_t most = cfg_.max_packet_flits;
-        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0);
+        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr);
         const bool measured = cfg_.in_window(now);
         const std::uint32_t id = messages_.open((size + most - 1) / most, now, measured);
         if (measured) ++res_.measured_messages;
         for (std::uint32_t part = 0; part * most < size; ++part)
-            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part);
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr);
     }
 
+    /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
+    void create_replies(std::uint64_t now, Random& rng) {
+        for (auto& due = this->replies_; !due.empty() && due.front().at <= now; due.pop()) {
+            const auto reply = due.front();
+            create_packet(reply.from, reply.to, cfg_.request_reply.reply_flits, reply.at, rng, sources_.deal(reply.from),
+                          none, 0, &reply);
+        }
+    }
+
+    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
     void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                       std::uint32_t queue, std::uint32_t message, std::uint32_t part) {
+                       std::uint32_t queue, std::uint32_t message, std::uint32_t part,
+                       const typename Base::PendingReply* answers) {
         const std::uint32_t id = packets_.take();
         Packet& pk = packets_[id];
         pk = Packet{};
@@ -187,16 +198,17 @@ private:
         pk.dst = dst;
         pk.size = static_cast<std::uint16_t>(size);
         pk.created = now;
-        pk.measured = cfg_.in_window(now);
+        pk.measured = answers ? answers->measured : cfg_.in_window(now);
+        pk.reply = answers != nullptr;
+        if (answers) pk.request_created = answers->request_created;
+        else if (!this->outstanding_.empty()) ++this->outstanding_[src];
         pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
         pk.message = message;
         pk.part = part;
         if (cfg_.track_reorder) pk.sequence = reorder_.next_sequence(src, dst);
         this->note_created(id, queue);
-        if (pk.measured) {
-            ++res_.measured_packets;
-            res_.flits_created_in_window += size;
-        }
+        if (pk.measured && !answers) ++res_.measured_packets;  // a reply was counted with its request
+        if (cfg_.in_window(now)) res_.flits_created_in_window += size;
         if (sources_.push(src, queue, id)) {
             const std::size_t iv = in_.index(src, LOCAL, queue);
             write_route(id);
@@ -215,6 +227,8 @@ private:
             arrivals.step(
                 now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
                 [&](std::uint32_t n) {
+                    const auto& open = this->outstanding_;  // with max_outstanding: a source at the limit makes none
+                    if (!open.empty() && open[n] >= cfg_.request_reply.max_outstanding) return;
                     const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
                     create_message(n, dst, sizes.draw(rng), now, rng);
                 });
@@ -238,7 +252,9 @@ private:
             stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
         };
         bounds();
-        auto empty = [&] { return buffered_ == 0 && sources_.packets() == 0 && in_flight_links_ == 0; };
+        auto empty = [&] {
+            return buffered_ == 0 && sources_.packets() == 0 && in_flight_links_ == 0 && this->replies_.empty();
+        };
         std::uint64_t now = 0;
         auto last_report = std::chrono::steady_clock::now();
         for (;; ++now) {
@@ -246,6 +262,7 @@ private:
                 failures_.step(
                     now, [&](std::size_t c) { return links_.reverse(c); },
                     [&](std::uint32_t channel) { this->link_failed(channel, now); });
+            if (cfg_.request_reply.enabled()) create_replies(now, rng);
             if (!trace_end || now <= *trace_end) inject(now, rng);
             this->tick_receivers(now);
             this->deliver_events(now);
@@ -308,6 +325,7 @@ private:
                              : 0.0;
         res_.flits_in_flight = this->count_in_flight();
         res_.message_latency = LatencySummary::of(message_hist_);
+        res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
         res_.ports_per_node = P;
         res_.channel_utilisation.resize(sent_in_window_.size());
         for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
