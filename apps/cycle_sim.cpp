@@ -310,13 +310,13 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within<std::uint32_t>(0, 65535))->capture_default_str();
             app.add_option("--max-outstanding", s.max_outstanding, "with --reply-flits: a source with this many "
                            "requests awaiting their reply makes no new one (BookSim's max_outstanding_requests); 0: no "
-                           "limit")->capture_default_str();
+                           "limit")->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->capture_default_str();
             app.add_option("--node-stats", s.node_stats, "write each node's offered, injected and accepted flits "
                            "a cycle in the window and its measured packets' count and mean latency as source and as "
                            "destination to this CSV file (one run)");
             app.add_option("--watch", s.watch, "trace every flit of these packets (numbered from 0 in creation order): "
                            "created, switched, arrived, ejected, with cycle, node, port and VC (one run)")
-                ->delimiter(',');
+                ->check(fabric_apps::within<std::uint64_t>(0, std::uint64_t{1} << 62))->delimiter(',');
             app.add_option("--watch-file", s.watch_file, "where --watch writes its CSV trace; -: standard output")
                 ->capture_default_str();
             app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "

@@ -142,7 +142,7 @@ protected:
     /// its node, and numbered (and its flits reported) for the watch trace.
     void note_created(std::uint32_t id, std::uint32_t queue) {
         Packet& pk = packets_[id];
-        if (!res_.nodes.empty() && pk.measured) res_.nodes[pk.src].flits_offered += pk.size;
+        if (!res_.nodes.empty() && cfg_.in_window(pk.created)) res_.nodes[pk.src].flits_offered += pk.size;
         if (!watch_.on() || !(pk.watched = watch_.created(id))) return;
         for (std::uint32_t i = 0; i < pk.size; ++i)
             watch_.event(id, FlitEventKind::created, pk.created, i, pk.src, LOCAL, queue);

@@ -3,8 +3,9 @@
 // SwitchAllocator policy A; with CycleConfig::speculative a second stage of A
 // for the heads granted their VC this cycle, below the first), switch traversal
 // into an output queue, onto the link or out at the ejection port; and the link
-// stage that takes flits from output queues. A router is stepped only when something can change there (its
-// wake cycle); see simulator.hpp for the timing model.
+// stage that takes flits from output queues. A router is stepped only when
+// something can change there (its wake cycle); see simulator.hpp for the timing
+// model.
 #pragma once
 
 #include <algorithm>
