@@ -10,7 +10,8 @@
 //                           per input VC and step)
 //   any()                   whether a request was made since begin
 //   allocate(grant)         calls grant(in, vc, out) for each pair matched: at
-//                           most one per input port and one per output port, in
+//                           most one per input port and one per output port (up
+//                           to the speedups with Speedup<A, In, Out>), in
 //                           increasing output port order, and moves its pointers
 #pragma once
 

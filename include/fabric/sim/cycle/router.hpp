@@ -17,6 +17,7 @@
 #include <utility>
 
 #include <fabric/concepts/allocator.hpp>
+#include <fabric/core/error.hpp>
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
@@ -39,6 +40,10 @@ protected:
         Base::reset();
         switch_.reset(nodes_);
         if (cfg_.speculative) speculative_.reset(nodes_);
+        if constexpr (requires { A::output_speedup; })
+            detail::require(A::output_speedup == 1 || cfg_.output_buffer_flits > 0, "output speedup (Speedup<A, In, "
+                            "Out> with Out > 1) needs output queues to take the flits a link cannot: set "
+                            "output_buffer_flits, or use Out = 1");
     }
 
     /// Steps every router whose wake cycle has come; keeps those with work left.
@@ -215,9 +220,10 @@ protected:
         if (drop) {
             cut_packet(f.packet, f.index);
             drop_flit(f.packet);
-        } else if (v.out_port == LOCAL) {
-            port_free = leaves + 1;
-            eject(n, f, pk, leaves + cfg_.ejection_latency);
+        } else if (v.out_port == LOCAL) {  // one flit a cycle: with output speedup, a second waits its turn
+            const std::uint64_t out = std::max(leaves, port_free);
+            port_free = out + 1;
+            eject(n, f, pk, out + cfg_.ejection_latency);
         } else if (out_.enabled()) {
             out_.push(n, (static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc, f, leaves);
             ++buffered_;

@@ -14,6 +14,7 @@
 //  - SeparableOutputFirst (BookSim's separable_output_first): outputs grant,
 //    inputs accept, pointers move for the pairs matched: one iteration of iSLIP.
 //  - Wavefront: the request matrix swept by diagonals from a rotating first one.
+//  - Speedup<A, In, Out>: any of them on a crossbar with input and output speedup.
 // BookSim's VC-allocator choice has no counterpart: routes here name the exact
 // output VC of every hop, so an input VC makes one VC request and any of those
 // allocators reduces to one round-robin arbiter per output VC
@@ -234,6 +235,41 @@ struct Wavefront {
         std::uint32_t router_ = 0;
         std::array<detail::SwitchRequest, Ports * V> requests_{};
         std::uint32_t count_ = 0;
+    };
+};
+
+/// Input and output speedup (BookSim's input_speedup and output_speedup) around
+/// any switch allocator A: the crossbar has In inputs per input port and Out
+/// outputs per output port, and A matches on that larger crossbar. As in
+/// BookSim, VC v of input port i uses crossbar input i In + v mod In, and a
+/// request from input port i for output port o uses crossbar output
+/// o Out + i mod Out; so an input port sends up to In flits a cycle (from VCs of
+/// different residues) and an output port takes up to Out. The kernel needs
+/// output queues for Out > 1 (a link still takes one flit a cycle), and its
+/// ejection port hands on one flit a cycle, the others waiting their turn.
+template <SwitchAllocator A, std::uint32_t In, std::uint32_t Out>
+struct Speedup {
+    static_assert(In >= 1 && Out >= 1 && In <= 16 && Out <= 16,
+                  "fabric: Speedup<A, In, Out> takes speedups from 1 to 16; 1 is no speedup");
+    static constexpr std::string_view name = A::name;
+    static constexpr std::uint32_t input_speedup = In, output_speedup = Out;
+
+    template <std::uint32_t Ports, std::uint32_t V>
+    class stage {
+    public:
+        void reset(std::size_t routers) { inner_.reset(routers); }
+        void begin(std::uint32_t router) { inner_.begin(router); }
+        void request(std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
+            inner_.request(in * In + vc % In, vc, out * Out + in % Out);
+        }
+        [[nodiscard]] bool any() const { return inner_.any(); }
+        template <class Grant>
+        void allocate(Grant&& grant) {
+            inner_.allocate([&](std::uint32_t in, std::uint32_t vc, std::uint32_t out) { grant(in / In, vc, out / Out); });
+        }
+
+    private:
+        typename A::template stage<Ports * (In > Out ? In : Out), V> inner_;
     };
 };
 
