@@ -65,6 +65,9 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.node_statistics = !s.node_stats.empty();
     c.request_reply = {s.reply_flits, s.max_outstanding};
     c.injection_queues = s.injection_queues;
+    c.class_priority = s.class_priority;
+    detail::require(s.class_rates.size() == s.class_priority.size(), "class_rates: one load per traffic class; "
+                    "--class-priority names ", s.class_priority.size(), " classes, --class-rates ", s.class_rates.size());
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
         detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
@@ -156,10 +159,14 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
         else experiment::write_csv(std::cout, curve);
         return 0;
     }
+    detail::require(s.class_priority.empty() || s.sweep.empty(), "class_priority: a sweep scales one load; run "
+                    "traffic classes one point at a time (leave out --sweep)");
     detail::require(s.watch.empty() || !s.json || s.watch_file != "-", "watch_file: with --json the standard output "
                     "carries the result; give the trace a file (--watch-file FILE)");
     fabric_apps::check_work(node_cycles_per_run(s), "node-cycles", 2e6);
-    const CycleResult r = sim.run(pattern, s.rate, sizes);
+    std::vector<OfferedLoad> loads;
+    for (const double rate : s.class_rates) loads.push_back({rate, sizes});
+    const CycleResult r = loads.empty() ? sim.run(pattern, s.rate, sizes) : sim.run(pattern, loads);
     if (!s.channel_stats.empty()) write_channel_stats(s.channel_stats, topo, r);
     if (!s.node_stats.empty()) write_node_stats(s.node_stats, r);
     if (!s.watch.empty()) write_watch(s.watch_file, watched);
@@ -181,6 +188,10 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
             std::printf("transactions (request to reply): latency mean %.2f p99 %llu cycles; %llu replies delivered\n",
                         r.transaction_latency.mean, static_cast<unsigned long long>(r.transaction_latency.p99),
                         static_cast<unsigned long long>(r.replies_delivered));
+        for (std::size_t c = 0; c < r.classes.size(); ++c)
+            std::printf("class %zu (priority %u): offered %.4f accepted %.4f; latency mean %.2f p99 %llu cycles\n", c,
+                        s.class_priority[c], r.classes[c].offered, r.classes[c].accepted, r.classes[c].latency.mean,
+                        static_cast<unsigned long long>(r.classes[c].latency.p99));
         if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
     }
     return r.deadlock ? 3 : 0;
@@ -311,6 +322,13 @@ int main(int argc, char** argv) {
             app.add_option("--max-outstanding", s.max_outstanding, "with --reply-flits: a source with this many "
                            "requests awaiting their reply makes no new one (BookSim's max_outstanding_requests); 0: no "
                            "limit")->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->capture_default_str();
+            app.add_option("--class-priority", s.class_priority, "traffic classes (BookSim's classes and "
+                           "class_priority): one priority per class, higher first in VC and switch allocation; each "
+                           "class has --injection-queues injection VCs of its own (so at most --vcs VCs in all)")
+                ->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->delimiter(',');
+            app.add_option("--class-rates", s.class_rates, "with --class-priority: each class's offered load, "
+                           "flits/cycle/node (BookSim's injection_rate list); --rate is then unused")
+                ->check(fabric_apps::within(0.0, 65535.0))->delimiter(',');
             app.add_option("--node-stats", s.node_stats, "write each node's offered, injected and accepted flits "
                            "a cycle in the window and its measured packets' count and mean latency as source and as "
                            "destination to this CSV file (one run)");

@@ -50,6 +50,8 @@ struct RunSettings {
     bool speculative = false;                // heads bid for the switch while VC allocation runs
     std::uint32_t reply_flits = 0;           // request-reply traffic: each packet answered with this many flits
     std::uint32_t max_outstanding = 0;       // requests a source may have awaiting replies (0: no limit)
+    std::vector<std::uint32_t> class_priority;  // traffic classes' priorities, higher first; empty: one class
+    std::vector<double> class_rates;         // with class_priority: each class's offered load (rate is unused)
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none
     std::string node_stats;                  // file for per-node rates and latencies (CSV); empty: none
     std::vector<std::uint64_t> watch;        // packets (numbered in creation order) whose flits are traced
@@ -91,6 +93,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, rou
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,
-                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, preset)
+                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, preset)
 
 }  // namespace fabric_apps

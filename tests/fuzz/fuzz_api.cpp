@@ -64,6 +64,8 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         cfg.sampling.max_samples = 1 + in.next(10);
         cfg.sampling.latency_threshold = in.next(300);
     }
+    const bool classes = in.flag();  // two traffic classes (refused with one VC: a right answer too)
+    if (classes) cfg.class_priority = {in.next(3), in.next(3)};
     const auto nodes = static_cast<std::uint32_t>(net.topology().node_count());
     static const char* patterns[] = {"uniform", "neighbour", "halo", "bitcomp", "tornado", "randperm", "transpose",
                                      "row_column_alltoall", "bitrev", "shuffle", "hotspot", "hotspot:0.5"};
@@ -74,7 +76,8 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         const auto pattern = NamedPattern::make(patterns[in.next(static_cast<std::uint32_t>(std::size(patterns)))], grid, cfg.seed);
         CycleSimulator<Net> sim(net, cfg);
         if (in.flag() && nodes > 1) sim.fail_link(NodeId{in.next(nodes)}, PortId{in.next(2)}, in.next(300));
-        const CycleResult r = sim.run(pattern, rate, sizes);
+        const std::vector<OfferedLoad> halves{{rate / 2, sizes}, {rate / 2, sizes}};
+        const CycleResult r = classes ? sim.run(pattern, halves) : sim.run(pattern, rate, sizes);
         law(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped, "flits are conserved");
         law(std::isfinite(r.accepted) && std::isfinite(r.offered) && r.accepted >= 0, "loads are finite");
         law(r.window_start + r.window_cycles <= r.cycles, "the window lies within the run");
@@ -83,6 +86,10 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         law(r.nodes.empty() == !cfg.node_statistics && accepted == (r.nodes.empty() ? 0 : r.flits_ejected_in_window),
             "the nodes' accepted flits add up to the run's");
         law(cfg.watch.enabled() || watched_events == 0, "no watch, no trace");
+        std::uint64_t class_flits = 0;
+        for (const ClassResult& c : r.classes) class_flits += c.flits_ejected_in_window;
+        law(r.classes.size() == (classes ? 2 : 0) && (!classes || class_flits == r.flits_ejected_in_window),
+            "the classes' accepted flits add up to the run's");
         law(r.replies_delivered <= r.packets_delivered - r.replies_delivered, "a reply answers a delivered request");
         law(!r.deadlock || may_deadlock, "the dateline (or a mesh) never deadlocks");
         const LinkLoads loads = link_load(net, pattern);

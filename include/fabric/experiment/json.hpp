@@ -76,8 +76,17 @@ inline nlohmann::json to_json(const Saturation& s) {
 
 /// One run's figures: loads in flits/cycle/node, latencies in cycles (creation to
 /// tail ejection; network: from leaving the source queue), the conservation
-/// counts, and the deadlock report (null when none).
+/// counts, the per-class figures (an empty list without traffic classes), and the
+/// deadlock report (null when none).
 inline nlohmann::json to_json(const CycleResult& r) {
+    nlohmann::json classes = nlohmann::json::array();  // with traffic classes: each one's figures
+    for (const ClassResult& c : r.classes)
+        classes.push_back({{"offered", c.offered},
+                           {"accepted", c.accepted},
+                           {"latency_mean", c.latency.mean},
+                           {"latency_p99", c.latency.p99},
+                           {"measured_packets", c.measured_packets},
+                           {"measured_delivered", c.measured_delivered}});
     return nlohmann::json{{"offered", r.offered},
                           {"accepted", r.accepted},
                           {"latency_mean", r.latency.mean},
@@ -100,6 +109,7 @@ inline nlohmann::json to_json(const CycleResult& r) {
                           {"flits_in_flight", r.flits_in_flight},
                           {"replies_delivered", r.replies_delivered},
                           {"transaction_latency_mean", r.transaction_latency.mean},
+                          {"classes", classes},
                           {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
 }
 

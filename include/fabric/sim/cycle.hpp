@@ -48,5 +48,6 @@
 #include <fabric/sim/cycle/simulator.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>

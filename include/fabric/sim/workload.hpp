@@ -44,6 +44,7 @@ struct TraceMessage {
     std::uint32_t source = 0;
     std::uint32_t destination = 0;
     std::uint32_t flits = 1;
+    std::uint32_t traffic_class = 0;  // with CycleConfig::class_priority: which class
 };
 
 /// `count` messages of `flits` flits, one every `gap` cycles from cycle 0, each

@@ -196,6 +196,14 @@ struct CycleConfig {
     /// Track, per source and destination, how far packets overtake one another:
     /// CycleResult::reorder_depth (costs a map lookup per packet).
     bool track_reorder = false;
+    /// Traffic classes (BookSim's classes and class_priority): class c has
+    /// priority class_priority[c], higher first. Every node has injection_queues
+    /// injection VCs per class, and in VC and switch allocation a request of a
+    /// higher priority always beats one of a lower (round robin among equals).
+    /// A Bernoulli run takes a load per class (run(pattern, loads)); a trace
+    /// names each message's class. Empty: one class, no priorities, no per-class
+    /// figures (CycleResult::classes).
+    std::vector<std::uint32_t> class_priority{};
     /// Request-reply traffic; off by default.
     RequestReply request_reply{};
     /// Per-node counters in CycleResult::nodes (flits offered, injected and
@@ -234,6 +242,8 @@ struct CycleConfig {
                         "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
         sampling.validate();
         request_reply.validate();
+        detail::require(class_priority.size() <= 16, "class_priority: at most 16 traffic classes; got ",
+                        class_priority.size());
         detail::require(!request_reply.enabled() || max_packet_flits == 0, "request_reply: a reply answers a packet, "
                         "not a message split into packets; set max_packet_flits to 0");
         for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})

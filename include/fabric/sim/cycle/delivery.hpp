@@ -22,7 +22,7 @@ protected:
     using Base::cfg_, Base::links_, Base::in_, Base::out_, Base::owner_, Base::wake_, Base::failures_, Base::arrivals_,
         Base::packets_, Base::routes_, Base::messages_, Base::reorder_, Base::res_, Base::latency_hist_,
         Base::network_hist_, Base::message_hist_, Base::transaction_hist_, Base::in_flight_links_, Base::watch_,
-        Base::replies_, Base::outstanding_;
+        Base::replies_, Base::outstanding_, Base::classes_;
     using Base::activate, Base::mark_lost;
 
     /// Flit `index` of packet `id` is lost where a link failed, and so are the
@@ -74,7 +74,7 @@ protected:
             if (pk.measured) transaction_hist_.add(at - pk.request_created);
             return;
         }
-        replies_.push(typename Base::PendingReply{at, pk.created, pk.dst, pk.src, pk.measured});
+        replies_.push(typename Base::PendingReply{at, pk.created, pk.dst, pk.src, pk.measured, pk.klass});
         if (pk.measured) ++res_.measured_packets;
     }
 
@@ -107,6 +107,7 @@ protected:
         }
         ++res_.flits_ejected;
         if (pk.watched) watch_.event(f.packet, FlitEventKind::ejected, at, f.index, n, LOCAL, 0);
+        classes_.ejected(pk.klass, cfg_.in_window(at));
         if (cfg_.in_window(at)) {
             ++res_.flits_ejected_in_window;
             if (!res_.nodes.empty()) ++res_.nodes[n].flits_accepted;
@@ -123,6 +124,7 @@ protected:
             res_.measured_hops += pk.route_len;
             latency_hist_.add(at - pk.created);
             network_hist_.add(at - pk.injected);
+            classes_.delivered(pk.klass, at - pk.created);
             if (!res_.nodes.empty()) {
                 NodeCounters &from = res_.nodes[pk.src], &to = res_.nodes[n];
                 ++from.packets_sent;

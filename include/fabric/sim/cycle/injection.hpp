@@ -98,15 +98,19 @@ private:
     bool first_ = true;
 };
 
-/// Checks a trace for a network of `nodes` nodes (nodes in range, 1 to 65535
-/// flits, sorted by cycle); returns its largest message.
-inline std::uint32_t validate_trace(std::span<const TraceMessage> trace, std::uint32_t nodes) {
+/// Checks a trace for a network of `nodes` nodes and `classes` traffic classes
+/// (nodes and classes in range, 1 to 65535 flits, sorted by cycle); returns its
+/// largest message.
+inline std::uint32_t validate_trace(std::span<const TraceMessage> trace, std::uint32_t nodes,
+                                    std::uint32_t classes = 1) {
     std::uint32_t largest = 1;
     for (std::size_t i = 0; i < trace.size(); ++i) {
         const auto& m = trace[i];
         detail::require(m.source < nodes && m.destination < nodes, "trace message ", i,
                         " names a node out of range; valid: 0 to ", nodes - 1);
         detail::require(m.flits >= 1 && m.flits <= 65535, "trace message ", i, " needs 1 to 65535 flits");
+        detail::require(m.traffic_class < classes, "trace message ", i, " names traffic class ", m.traffic_class,
+                        "; the configuration has ", classes, " (CycleConfig::class_priority)");
         detail::require(i == 0 || trace[i - 1].cycle <= m.cycle, "trace messages must be sorted by cycle (message ", i,
                         ")");
         largest = std::max(largest, m.flits);
@@ -114,22 +118,28 @@ inline std::uint32_t validate_trace(std::span<const TraceMessage> trace, std::ui
     return largest;
 }
 
-/// Per node, `queues` source queues of packet ids (one per injection VC);
-/// messages are dealt to a node's queues in turn.
+/// Per node and traffic class, `queues` source queues of packet ids (one per
+/// injection VC: class c has queues c * queues to (c + 1) * queues - 1);
+/// messages of a class are dealt to its queues in turn.
 class SourceQueues {
 public:
-    void reset(std::uint32_t nodes, std::uint32_t queues) {
-        queues_ = queues;
-        rings_.assign(static_cast<std::size_t>(nodes) * queues, RingQueue<std::uint32_t>{});
-        next_.assign(nodes, 0);
+    void reset(std::uint32_t nodes, std::uint32_t queues, std::uint32_t classes = 1) {
+        per_class_ = queues;
+        classes_ = classes;
+        queues_ = queues * classes;
+        rings_.assign(static_cast<std::size_t>(nodes) * queues_, RingQueue<std::uint32_t>{});
+        next_.assign(static_cast<std::size_t>(nodes) * classes, 0);
         packets_ = 0;
     }
-    /// The queue of `node` that takes its next message.
-    std::uint32_t deal(std::uint32_t node) {
-        const std::uint32_t q = next_[node];
-        next_[node] = q + 1 == queues_ ? 0 : q + 1;
-        return q;
+    /// The queue of `node` that takes its next message of class `klass`.
+    std::uint32_t deal(std::uint32_t node, std::uint32_t klass = 0) {
+        std::uint32_t& next = next_[static_cast<std::size_t>(node) * classes_ + klass];
+        const std::uint32_t q = next;
+        next = q + 1 == per_class_ ? 0 : q + 1;
+        return klass * per_class_ + q;
     }
+    /// The class whose queues include queue `q`.
+    [[nodiscard]] std::uint32_t class_of(std::uint32_t q) const { return q / per_class_; }
     /// Appends packet `id`; returns whether it is the front now.
     bool push(std::uint32_t node, std::uint32_t q, std::uint32_t id) {
         auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
@@ -151,7 +161,7 @@ public:
     [[nodiscard]] std::uint64_t packets() const { return packets_; }
 
 private:
-    std::uint32_t queues_ = 1;
+    std::uint32_t queues_ = 1, per_class_ = 1, classes_ = 1;
     std::vector<RingQueue<std::uint32_t>> rings_;
     std::vector<std::uint32_t> next_;
     std::uint64_t packets_ = 0;

@@ -31,6 +31,7 @@
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
+#include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/statistics.hpp>
 
@@ -60,6 +61,7 @@ protected:
         std::uint64_t at = 0, request_created = 0;
         std::uint32_t from = 0, to = 0;
         bool measured = false;
+        std::uint8_t klass = 0;  // the request's traffic class, which the reply keeps
     };
     struct Feedback {
         std::uint32_t sender;  // channel * V + vc
@@ -68,9 +70,11 @@ protected:
 
     Network(const Fab& fabric, CycleConfig config)
         : fab_(fabric), cfg_((config.validate(), std::move(config))), links_(fabric.topology(), cfg_) {
-        detail::require(cfg_.injection_queues <= V, "this fabric's links have ", V,
-                        " virtual channels, so a node takes at most ", V,
-                        " injection queues (one input VC each); got injection_queues = ", cfg_.injection_queues);
+        classes_.configure(cfg_.class_priority);
+        detail::require(cfg_.injection_queues * classes_.count() <= V, "this fabric's links have ", V,
+                        " virtual channels, so a node takes at most ", V, " injection queues (one input VC each); got "
+                        "injection_queues = ", cfg_.injection_queues, " for each of ", classes_.count(),
+                        " traffic classes");
         detail::require(fab_.flow().feedback_delay() <= max_delay_cycles, "flow control's feedback (a credit's "
                         "return) may take at most ", max_delay_cycles, " cycles; got ", fab_.flow().feedback_delay());
         if constexpr (!DrainReportingFlow<F>)
@@ -106,7 +110,7 @@ protected:
         receiver_.assign(channels * V, typename F::receiver_vc{});
         port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
         sent_in_window_.assign(channels, 0);
-        sources_.reset(nodes_, cfg_.injection_queues);
+        sources_.reset(nodes_, cfg_.injection_queues, classes_.count());
         out_.reset(nodes_, cfg_.output_buffer_flits);
         active_.clear();
         active_.reserve(nodes_);
@@ -122,6 +126,7 @@ protected:
         outstanding_.assign(cfg_.request_reply.max_outstanding ? nodes_ : 0, 0);
         messages_.clear();
         res_ = CycleResult{};
+        classes_.reset();
         if (cfg_.node_statistics) res_.nodes.assign(nodes_, NodeCounters{});
         watch_.reset(cfg_.watch);
         in_flight_links_ = buffered_ = 0;
@@ -333,6 +338,7 @@ protected:
     MessageTable messages_;   // with max_packet_flits
     ReorderTracker reorder_;  // with track_reorder
     RouteStore routes_;
+    ClassTable classes_;  // from CycleConfig::class_priority
     Watch watch_;  // with CycleConfig::watch
     std::vector<Hop> scratch_route_;
     LatencyHistogram latency_hist_, network_hist_, message_hist_, transaction_hist_;

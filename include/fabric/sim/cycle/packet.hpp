@@ -28,6 +28,8 @@ struct Packet {
     bool measured = false;
     bool watched = false;          // its flits' events go to the watch trace
     bool reply = false;            // with request_reply: a reply (else a request)
+    std::uint8_t klass = 0;        // its traffic class, and that class's priority level (0 the highest)
+    std::uint8_t level = 0;
     std::uint64_t created = 0, injected = 0;
     std::uint64_t choice = 0;      // which of the policy's routes
     std::uint32_t route_slot = 0;  // where its route is kept while it is in the network

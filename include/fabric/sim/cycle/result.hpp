@@ -63,6 +63,18 @@ struct NodeCounters {
     std::uint64_t latency_received = 0;
 };
 
+/// One traffic class's share of a run (CycleConfig::class_priority): its load
+/// in the window and its measured packets (replies included, with request_reply).
+struct ClassResult {
+    double offered = 0;   // flits/cycle/node of this class created in the window
+    double accepted = 0;  // flits/cycle/node of this class ejected in the window
+    LatencySummary latency;
+    std::uint64_t measured_packets = 0;
+    std::uint64_t measured_delivered = 0;
+    std::uint64_t flits_created_in_window = 0;
+    std::uint64_t flits_ejected_in_window = 0;
+};
+
 struct CycleResult {
     double offered = 0;         // flits/cycle/node created during the window
     double accepted = 0;        // flits/cycle/node ejected during the window
@@ -126,6 +138,7 @@ struct CycleResult {
     std::size_t ports_per_node = 0;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
     std::vector<NodeCounters> nodes;          // per node, with CycleConfig::node_statistics
+    std::vector<ClassResult> classes;         // per traffic class, with CycleConfig::class_priority
     std::optional<DeadlockReport> deadlock;
 
     /// Whether every measured packet has been delivered or reported lost.

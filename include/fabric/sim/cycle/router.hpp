@@ -32,7 +32,7 @@ protected:
     using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none, Base::tail_pending;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::va_rr_,
         Base::sender_, Base::receiver_, Base::port_free_, Base::sources_, Base::active_, Base::is_active_, Base::wake_,
-        Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::watch_;
+        Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::watch_, Base::classes_;
     using Base::front, Base::flow_allows, Base::put_on_link, Base::cut_packet, Base::drop_flit, Base::eject,
         Base::write_route, Base::start_head, Base::send_feedback;
 
@@ -48,10 +48,11 @@ protected:
 
     /// Steps every router whose wake cycle has come; keeps those with work left.
     void step_routers(std::uint64_t now) {
+        const bool prioritised = classes_.levels() > 1;  // its own kernel: a run without priorities pays nothing for them
         std::size_t keep = 0;
         for (std::size_t i = 0; i < active_.size(); ++i) {
             const std::uint32_t n = active_[i];
-            if (wake_[n] <= now) wake_[n] = step_router(n, now);
+            if (wake_[n] <= now) wake_[n] = prioritised ? step_router<true>(n, now) : step_router<false>(n, now);
             if ((out_.enabled() && out_.node_flits(n)) || in_.any_front(n)) active_[keep++] = n;
             else is_active_[n] = 0;
         }
@@ -61,6 +62,7 @@ protected:
     /// One cycle of router n; returns the first cycle at which stepping it again
     /// can change anything, short of an event (arrival, feedback, new packet) that
     /// wakes it earlier.
+    template <bool prioritised>
     std::uint64_t step_router(std::uint32_t n, std::uint64_t now) {
         const PipelineDelays& pd = cfg_.pipeline;
         std::uint64_t wake = std::numeric_limits<std::uint64_t>::max();
@@ -74,9 +76,10 @@ protected:
         // One pass over the occupied input VCs collects both the VC-allocation
         // requests and the switch requests. A head granted its VC this cycle may
         // bid for the switch only from grant + vc_allocation, so with a VA delay
-        // of 0 a second pass follows.
+        // of 0 the VCs just granted make theirs after it.
         std::size_t requests = 0;
         std::size_t granted = 0;
+        std::size_t ranked = 0;  // with priority levels: switch requests kept in ranked_, allocated level by level
         switch_.begin(n);
         const std::size_t base = static_cast<std::size_t>(n) * NP;
         // Per-router views: locals the compiler need not reload after every store.
@@ -93,7 +96,8 @@ protected:
             const std::uint64_t free = port_free[v.out_port];
             if (free > now + exit_delay) return later(free - exit_delay);
             if (!output_ready(n, port, vc, v)) return;  // blocked: a feedback event wakes us
-            switch_.request(port, vc, v.out_port);
+            if constexpr (prioritised) ranked_[ranked++] = {port, vc, v.out_port, level_of(v)};
+            else switch_.request(port, vc, v.out_port);
         };
         in_.for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
             InputVc& v = vcs[port * V + vc];
@@ -107,6 +111,7 @@ protected:
                 } else if (const std::uint32_t ov = v.out_port * V + v.out_vc;
                            owner[ov] == none || (owner[ov] == tail_pending && tail_credit_back(n, v))) {
                     owner[ov] = none;
+                    if constexpr (prioritised) va_levels_[requests] = level_of(v);
                     va_requests_[requests++] = {base * V + port * V + vc, base * V + ov};
                 }
                 // else: the holder's tail frees the VC when this router moves it (a transfer wakes us)
@@ -114,7 +119,9 @@ protected:
             }
             switch_request(port, vc, v);
         });
-        // VC allocation: per output VC, the requester nearest at or after its pointer wins.
+        // VC allocation: per output VC, the requester nearest at or after its
+        // pointer wins (among those of the highest priority level).
+        if (prioritised && requests > 1) requests = keep_highest_levels(requests, base * V);
         RoundRobinVcAllocator::allocate(
             std::span<const std::pair<std::size_t, std::size_t>>(va_requests_.data(), requests), owner_, va_rr_,
             in_.size(),
@@ -126,25 +133,37 @@ protected:
                 just_granted_[granted++] = static_cast<std::uint32_t>(best - base * V);
             },
             [&] { later(now + 1); });
-        if (pd.vc_allocation == 0 && granted > 0) {
-            in_.for_each_front(n, [&](std::uint32_t port, std::uint32_t vc) {
-                const InputVc& v = vcs[port * V + vc];
-                if (v.ready == now && v.state == VcState::active) switch_request(port, vc, v);
-            });
-        }
+        if (pd.vc_allocation == 0)  // only the VCs granted now: the others have made their request
+            for (std::size_t i = 0; i < granted; ++i)
+                switch_request(just_granted_[i] / V, just_granted_[i] % V, vcs[just_granted_[i]]);
         const bool speculate = cfg_.speculative && pd.vc_allocation > 0 && granted > 0;
         if (speculate) speculative_requests(n, now, exit_delay, granted, later);
-        if (!switch_.any() && !(speculate && speculative_.any())) return wake;
-        std::array<bool, NP> in_used{}, out_used{};
-        if (switch_.any())
-            switch_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
-                in_used[port] = out_used[out] = true;
-                transfer(n, port, vc, now, exit_delay);
-            });
-        // A speculative grant stands only where the first stage left its input and output port free.
+        if (!switch_.any() && ranked == 0 && !(speculate && speculative_.any())) return wake;
+        // Flits each switch port has taken this cycle: a later stage may use only what is left.
+        std::array<std::uint32_t, NP> in_used{}, out_used{};
+        auto room = [&](std::uint32_t port, std::uint32_t out) {
+            return in_used[port] < in_speedup && out_used[out] < out_speedup;
+        };
+        auto grant = [&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
+            ++in_used[port];
+            ++out_used[out];
+            transfer(n, port, vc, now, exit_delay);
+        };
+        if constexpr (!prioritised) {
+            if (switch_.any()) switch_.allocate(grant);
+        } else {  // priority levels in turn, highest first, each on the ports the ones above left room on
+            for (std::uint32_t level = 0; ranked > 0 && level < classes_.levels(); ++level) {
+                switch_.begin(n);
+                for (std::size_t i = 0; i < ranked; ++i)
+                    if (const RankedRequest& r = ranked_[i]; r.level == level && room(r.in, r.out))
+                        switch_.request(r.in, r.vc, r.out);
+                if (switch_.any()) switch_.allocate(grant);
+            }
+        }
+        // A speculative grant stands only where the stages before left its input and output port room.
         if (speculate && speculative_.any())
             speculative_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
-                if (!in_used[port] && !out_used[out]) transfer(n, port, vc, now, exit_delay);
+                if (room(port, out)) transfer(n, port, vc, now, exit_delay);  // the last stage: no count kept
             });
         // A transfer changes what follows it (next flits, freed VCs), and a loser
         // of the switch bids again: look again next cycle.
@@ -172,6 +191,24 @@ protected:
             if (output_ready(n, port, vc, v)) speculative_.request(port, vc, v.out_port);
         }
         later(now + 1);
+    }
+
+    /// The priority level of the packet an input VC passes on.
+    [[nodiscard]] std::uint8_t level_of(const InputVc& v) const { return packets_[v.packet].level; }
+
+    /// Priority in VC allocation: keeps, of the first `requests` VC requests, those
+    /// of the highest level among the requests for the same output VC.
+    std::size_t keep_highest_levels(std::size_t requests, std::size_t vc_base) {
+        std::array<std::uint8_t, NP * V> best;
+        for (std::size_t i = 0; i < requests; ++i) best[va_requests_[i].second - vc_base] = 0xff;
+        for (std::size_t i = 0; i < requests; ++i) {
+            std::uint8_t& b = best[va_requests_[i].second - vc_base];
+            b = std::min(b, va_levels_[i]);
+        }
+        std::size_t keep = 0;
+        for (std::size_t i = 0; i < requests; ++i)
+            if (va_levels_[i] == best[va_requests_[i].second - vc_base]) va_requests_[keep++] = va_requests_[i];
+        return keep;
     }
 
     /// Whether the output the front flit of an active input VC wants can take it
@@ -321,7 +358,22 @@ protected:
         return out_.pop(n, q, now);
     }
 
+    static constexpr std::uint32_t in_speedup = [] {
+        if constexpr (requires { A::input_speedup; }) return A::input_speedup;
+        else return 1U;
+    }();
+    static constexpr std::uint32_t out_speedup = [] {
+        if constexpr (requires { A::output_speedup; }) return A::output_speedup;
+        else return 1U;
+    }();
+    struct RankedRequest {
+        std::uint32_t in, vc, out;
+        std::uint8_t level;
+    };
+
     typename A::template stage<NP, V> switch_;
+    std::array<RankedRequest, NP * V> ranked_{};             // with priority levels: this step's switch requests
+    std::array<std::uint8_t, NP * V> va_levels_{};           // with priority levels: each VC request's level
     typename A::template stage<NP, V> speculative_;          // with CycleConfig::speculative
     std::array<std::uint32_t, NP * V> just_granted_{};       // port * V + vc: VCs granted in this step
     std::array<std::pair<std::size_t, std::size_t>, NP * V> va_requests_{};

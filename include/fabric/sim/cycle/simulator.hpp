@@ -100,30 +100,55 @@ public:
     /// node), packet sizes from `sizes`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
-        sizes.validate();
+        detail::require(this->classes_.count() == 1, "this configuration has ", this->classes_.count(),
+                        " traffic classes (CycleConfig::class_priority): offer a load per class with run(pattern, "
+                        "loads)");
+        const OfferedLoad load{rate, sizes};
+        return run(pattern, std::span<const OfferedLoad>(&load, 1));
+    }
+
+    /// Traffic classes (CycleConfig::class_priority): class c offers loads[c],
+    /// its own Bernoulli (or on/off) process per node; every class draws its
+    /// destinations from `pattern`.
+    template <TrafficPattern Pattern>
+    CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
+        detail::require(loads.size() == this->classes_.count(), "give one load per traffic class: the configuration "
+                        "has ", this->classes_.count(), " classes (CycleConfig::class_priority), the run ", loads.size(),
+                        " loads");
         detail::require(pattern.task_count() == nodes_, "the cycle kernel runs one task per node: the pattern has ",
                         pattern.task_count(), " tasks, the topology ", nodes_, " nodes");
-        detail::require(rate >= 0 && rate <= sizes.mean(), "offered load must be in [0, mean packet size = ",
-                        sizes.mean(), "] flits/cycle/node; got ", rate);
-        check_switching(sizes.max());
+        std::uint32_t largest = 1;
+        for (const OfferedLoad& load : loads) {
+            load.sizes.validate();
+            detail::require(load.rate >= 0 && load.rate <= load.sizes.mean(), "offered load must be in [0, mean "
+                            "packet size = ", load.sizes.mean(), "] flits/cycle/node; got ", load.rate);
+            largest = std::max(largest, load.sizes.max());
+        }
+        check_switching(largest);
         const DestinationSampler<Pattern> sampler(pattern);
         const OnOffInjection& burst = config().on_off;
-        if (burst.enabled())
-            return run_arrivals(sampler, cycle::OnOffArrivals(nodes_, rate / sizes.mean(), burst.alpha, burst.beta),
-                                sizes);
-        return run_arrivals(sampler, cycle::BernoulliArrivals(nodes_, rate / sizes.mean()), sizes);
+        if (burst.enabled()) {
+            std::vector<cycle::OnOffArrivals> arrivals;
+            for (const OfferedLoad& load : loads)
+                arrivals.emplace_back(nodes_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
+            return run_arrivals(sampler, arrivals, loads);
+        }
+        std::vector<cycle::BernoulliArrivals> arrivals;
+        for (const OfferedLoad& load : loads) arrivals.emplace_back(nodes_, load.rate / load.sizes.mean());
+        return run_arrivals(sampler, arrivals, loads);
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
         detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
                         "trace run ends with its trace: set sampling.sample_period to 0");
-        check_switching(cycle::validate_trace(trace, nodes_));
+        check_switching(cycle::validate_trace(trace, nodes_, this->classes_.count()));
         std::size_t next = 0;
         const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
         return simulate(last, [&](std::uint64_t now, Random& rng) {
             for (; next < trace.size() && trace[next].cycle == now; ++next)
-                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng);
+                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng,
+                               trace[next].traffic_class);
         });
     }
 
@@ -164,11 +189,12 @@ private:
                             "wormhole switching");
     }
 
-    /// A message of `size` flits from src to dst: one packet, or with
-    /// max_packet_flits its packets, all through one injection queue (dealt to
-    /// the node's queues in turn, message by message).
-    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng) {
-        const std::uint32_t queue = sources_.deal(src);
+    /// A message of `size` flits from src to dst in traffic class `klass`: one
+    /// packet, or with max_packet_flits its packets, all through one injection
+    /// queue (dealt to the class's queues at the node in turn, message by message).
+    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
+                        std::uint32_t klass = 0) {
+        const std::uint32_t queue = sources_.deal(src, klass);
         const std::uint32_t most = cfg_.max_packet_flits;
         if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr);
         const bool measured = cfg_.in_window(now);
@@ -182,7 +208,7 @@ private:
     void create_replies(std::uint64_t now, Random& rng) {
         for (auto& due = this->replies_; !due.empty() && due.front().at <= now; due.pop()) {
             const auto reply = due.front();
-            create_packet(reply.from, reply.to, cfg_.request_reply.reply_flits, reply.at, rng, sources_.deal(reply.from),
+            create_packet(reply.from, reply.to, cfg_.request_reply.reply_flits, reply.at, rng, sources_.deal(reply.from, reply.klass),
                           none, 0, &reply);
         }
     }
@@ -200,6 +226,9 @@ private:
         pk.created = now;
         pk.measured = answers ? answers->measured : cfg_.in_window(now);
         pk.reply = answers != nullptr;
+        pk.klass = static_cast<std::uint8_t>(sources_.class_of(queue));
+        pk.level = this->classes_.level(pk.klass);
+        this->classes_.created(pk.klass, size, cfg_.in_window(now), pk.measured);
         if (answers) pk.request_created = answers->request_created;
         else if (!this->outstanding_.empty()) ++this->outstanding_[src];
         pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
@@ -220,18 +249,19 @@ private:
         }
     }
 
-    /// run() with the arrival process chosen: each arrival draws a destination and a size.
+    /// run() with the arrival process chosen, one per class: each arrival draws a destination and a size.
     template <class Sampler, class Arrivals>
-    CycleResult run_arrivals(const Sampler& sampler, Arrivals arrivals, const PacketSizes& sizes) {
+    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads) {
         return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
-            arrivals.step(
-                now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
-                [&](std::uint32_t n) {
-                    const auto& open = this->outstanding_;  // with max_outstanding: a source at the limit makes none
-                    if (!open.empty() && open[n] >= cfg_.request_reply.max_outstanding) return;
-                    const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                    create_message(n, dst, sizes.draw(rng), now, rng);
-                });
+            for (std::uint32_t c = 0; c < arrivals.size(); ++c)
+                arrivals[c].step(
+                    now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
+                    [&](std::uint32_t n) {
+                        const auto& open = this->outstanding_;  // with max_outstanding: a source at the limit makes none
+                        if (!open.empty() && open[n] >= cfg_.request_reply.max_outstanding) return;
+                        const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
+                        create_message(n, dst, loads[c].sizes.draw(rng), now, rng, c);
+                    });
         });
     }
 
@@ -327,6 +357,7 @@ private:
         res_.message_latency = LatencySummary::of(message_hist_);
         res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
         res_.ports_per_node = P;
+        res_.classes = this->classes_.finish(window_node_cycles);
         res_.channel_utilisation.resize(sent_in_window_.size());
         for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
             res_.channel_utilisation[c] = static_cast<double>(sent_in_window_[c]) / window;
