@@ -163,7 +163,7 @@ protected:
         // A speculative grant stands only where the stages before left its input and output port room.
         if (speculate && speculative_.any())
             speculative_.allocate([&](std::uint32_t port, std::uint32_t vc, std::uint32_t out) {
-                if (room(port, out)) transfer(n, port, vc, now, exit_delay);  // the last stage: no count kept
+                if (room(port, out)) grant(port, vc, out);
             });
         // A transfer changes what follows it (next flits, freed VCs), and a loser
         // of the switch bids again: look again next cycle.
