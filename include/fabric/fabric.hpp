@@ -25,6 +25,7 @@
 #include <fabric/topology/benes.hpp>
 #include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/extents.hpp>
+#include <fabric/topology/hypercube.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
@@ -33,6 +34,7 @@
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/dragonfly.hpp>
+#include <fabric/routing/ecube.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>
