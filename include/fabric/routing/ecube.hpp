@@ -46,9 +46,7 @@ struct ECube {
 
     template <class T, class F>
     constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
-        std::array<Hop, T::ports_per_node> hops{};
-        const std::size_t len = select_route(t, src, dst, 0, hops.data());
-        f(std::span<const Hop>(hops.data(), len), 1.0);
+        the_one_route<T::ports_per_node>(*this, t, src, dst, f);
     }
     template <class T, class F>
     constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {

@@ -1,6 +1,8 @@
 // Helpers on routes: following a route hop by hop and checking it.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <span>
 
 #include <fabric/concepts/routing.hpp>
@@ -20,6 +22,14 @@ constexpr NodeId route_end(const T& topo, NodeId src, std::span<const Hop> hops)
         if (!at.valid()) return no_node;
     }
     return at;
+}
+
+/// for_each_route of a policy with one route per pair: select_route into room
+/// for Room hops, handed on with weight 1.
+template <std::size_t Room, class R, class T, class F>
+constexpr void the_one_route(const R& routing, const T& topo, NodeId src, NodeId dst, F&& f) {
+    std::array<Hop, Room> hops{};
+    f(std::span<const Hop>(hops.data(), routing.select_route(topo, src, dst, 0, hops.data())), 1.0);
 }
 
 /// for_each_hop answered from for_each_route: f(node, port, fraction) for every

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -127,6 +128,9 @@ struct RequestReply {
     }
 };
 
+/// The most traffic classes a run may have (CycleConfig::class_priority).
+inline constexpr std::size_t max_traffic_classes = 16;
+
 struct CycleConfig {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
@@ -242,7 +246,8 @@ struct CycleConfig {
                         "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
         sampling.validate();
         request_reply.validate();
-        detail::require(class_priority.size() <= 16, "class_priority: at most 16 traffic classes; got ",
+        detail::require(class_priority.size() <= max_traffic_classes, "class_priority: at most ",
+                        max_traffic_classes, " traffic classes; got ",
                         class_priority.size());
         detail::require(!request_reply.enabled() || max_packet_flits == 0, "request_reply: a reply answers a packet, "
                         "not a message split into packets; set max_packet_flits to 0");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/workload.hpp>
@@ -25,9 +26,6 @@ struct OfferedLoad {
     double rate = 0;
     PacketSizes sizes = PacketSizes::fixed(1);
 };
-
-/// The most traffic classes a run may have.
-inline constexpr std::size_t max_traffic_classes = 16;
 
 namespace cycle {
 
