@@ -1,0 +1,17 @@
+// The topology families cycle_sim runs, each compiled in translation units of its
+// own (its simulators are the bulk of the tool's build): the options name one.
+#pragma once
+
+#include <cstddef>
+
+#include <fabric/mapping/named_pattern.hpp>
+
+#include "../cycle_sim_settings.hpp"
+
+namespace fabric_apps::cycle_sim {
+
+/// A k-ary n-cube (torus or mesh) of this rank under dimension-order routing (cube.hpp).
+template <std::size_t Rank>
+int simulate_cube(const RunSettings& s, const fabric::NamedPattern& pattern);
+
+}  // namespace fabric_apps::cycle_sim
