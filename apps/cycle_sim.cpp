@@ -1,9 +1,11 @@
-// cycle_sim: the flit-level cycle kernel on a k-ary n-cube from the command line
+// cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a hypercube or a
+// dragonfly from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
 // several seeds per point (CSV or JSON with 95% confidence intervals).
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
 // configuration files: apps/common/tool.hpp.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,13 +22,35 @@ using namespace fabric;
 using fabric_apps::RunSettings;
 namespace cs = fabric_apps::cycle_sim;
 
+/// The node grid the patterns see: the extents of a torus or mesh, n extents of 2
+/// for a hypercube, (a routers, g groups) for a dragonfly.
+std::vector<long long> node_grid(const RunSettings& s) {
+    if (s.topology == "hypercube") return std::vector<long long>(s.n, 2);
+    if (s.topology == "dragonfly") return {s.a, s.g ? s.g : static_cast<long long>(s.a) * s.h + 1};
+    return s.dims;
+}
+
+/// worst-case: the pattern the topology is judged by; for the dragonfly, group i
+/// to group i + 1 (Kim et al.).
+std::string pattern_name(const RunSettings& s) {
+    if (s.pattern != "worst-case") return s.pattern;
+    detail::require(s.topology == "dragonfly", "pattern: worst-case is defined here for the dragonfly (every router "
+                    "of group i sends to group i + 1); for a ", s.topology, " name the pattern (e.g. tornado or "
+                    "bitcomp)");
+    return "group_shift";
+}
+
 int simulate(const RunSettings& s) {
-    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus or mesh; got '", s.topology, "'");
-    detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: dor or dor-positive; got '", s.routing, "'");
+    const NamedPattern pattern = NamedPattern::make(pattern_name(s), node_grid(s), s.seeds.empty() ? 1 : s.seeds.front());
+    if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
+    if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
+    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube or dragonfly; got '",
+                    s.topology, "'");
+    detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
+                    "dor-positive; got '", s.routing, "'");
     detail::require(s.dateline == "wraparound" || s.dateline == "whole-ring", "dateline: wraparound or whole-ring; got '",
                     s.dateline, "'");
     detail::require(s.vcs == 1 || s.vcs == 2, "vcs: 1 or 2; got ", s.vcs);
-    const NamedPattern pattern = NamedPattern::make(s.pattern, s.dims, s.seeds.empty() ? 1 : s.seeds.front());
     switch (s.dims.size()) {
         case 1: return cs::simulate_cube<1>(s, pattern);
         case 2: return cs::simulate_cube<2>(s, pattern);
@@ -41,12 +65,18 @@ int simulate(const RunSettings& s) {
 int main(int argc, char** argv) {
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
-        "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing; a deadlock "
-        "exits with status 3.",
+        "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
+        "hypercube under e-cube routing or a dragonfly under minimal routing; a deadlock exits with status 3.",
         [](CLI::App& app, RunSettings& s) {
-            app.add_option("--topology", s.topology, "torus or mesh")->check(fabric_apps::one_of({"torus", "mesh"}))->capture_default_str();
-            app.add_option("--dims", s.dims, "extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
-            app.add_option("--routing", s.routing, "dor (ties at k/2 split evenly) or dor-positive (taken +)")->check(fabric_apps::one_of({"dor", "dor-positive"}))->capture_default_str();
+            app.add_option("--topology", s.topology, "torus, mesh, hypercube or dragonfly (of routers, one terminal "
+                           "each)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "dragonfly"}))->capture_default_str();
+            app.add_option("--dims", s.dims, "torus, mesh: extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
+            app.add_option("--n", s.n, "hypercube: dimensions (2^n nodes)")->check(fabric_apps::within<std::uint32_t>(1, 16))->capture_default_str();
+            app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
+            app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
+            app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
+            app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
+                           "+); hypercube: ecube (or dor, the same); dragonfly: min")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();
@@ -55,7 +85,7 @@ int main(int argc, char** argv) {
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
             app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "
                            "with probability ALPHA a cycle, on -> off with BETA; the mean stays --rate");
-            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names)->capture_default_str();
+            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: group i to group i + 1)")->capture_default_str();
             app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
             app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
             app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "

@@ -16,9 +16,13 @@
 namespace fabric_apps {
 
 struct RunSettings {
-    std::string topology = "torus";          // torus | mesh
-    std::vector<long long> dims{8, 8};       // extents, dimension 0 first
-    std::string routing = "dor";             // dor (ties split) | dor-positive
+    std::string topology = "torus";          // torus | mesh | hypercube | dragonfly
+    std::vector<long long> dims{8, 8};       // torus, mesh: extents, dimension 0 first
+    std::uint32_t n = 6;                     // hypercube: dimensions
+    std::uint32_t a = 4;                     // dragonfly: routers per group
+    std::uint32_t h = 2;                     // dragonfly: global ports per router
+    std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
+    std::string routing = "dor";             // torus, mesh: dor (ties split) | dor-positive; hypercube: ecube | dor; dragonfly: min
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer
@@ -89,7 +93,7 @@ struct RunSettings {
     }
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, a, h, g, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,

@@ -14,4 +14,10 @@ namespace fabric_apps::cycle_sim {
 template <std::size_t Rank>
 int simulate_cube(const RunSettings& s, const fabric::NamedPattern& pattern);
 
+/// The binary n-cube of --n dimensions under e-cube routing (hypercube.cpp).
+int simulate_hypercube(const RunSettings& s, const fabric::NamedPattern& pattern);
+
+/// A dragonfly of routers (--a, --h, --g) under minimal routing (dragonfly.cpp).
+int simulate_dragonfly(const RunSettings& s, const fabric::NamedPattern& pattern);
+
 }  // namespace fabric_apps::cycle_sim

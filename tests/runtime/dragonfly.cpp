@@ -6,6 +6,7 @@
 
 #include <fabric/composition.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/vc_levels.hpp>
@@ -146,6 +147,22 @@ TEST_CASE("dragonfly loads under uniform traffic, worked by hand: a global link 
     // Group G sends 16 pairs x 1/36 to group T, all over the one G -> T link.
     CHECK(loads.link_class(Df::global_class).max_load == doctest::Approx(16.0 / 36));
     CHECK(loads.link_class(Df::global_class).channels == 72);
+}
+
+TEST_CASE("dragonfly worst case under minimal routing, worked by hand: one global link carries a group's a routers") {
+    const Fabric<Df, DragonflyMinimal> fab{Df(4, 2)};
+    const auto loads = link_load(fab, GroupShiftTraffic(4, 9));
+    // Group G's 4 routers send 1 unit each to group G + 1, all over the one G -> G + 1
+    // link: a load of a = 4, so a router can inject 1/a (Kim et al.'s 1/(a p), p = 1).
+    CHECK(loads.link_class(Df::global_class).max_load == doctest::Approx(4.0));
+    std::size_t busy = 0;
+    for (std::uint32_t n = 0; n < 36; ++n)
+        for (std::uint32_t p = 3; p < 5; ++p) busy += loads.load(NodeId{n}, PortId{p}) > 0;  // the global ports
+    CHECK(busy == 9);  // one link out of each group
+    CHECK(loads.link_class(Df::global_class).total_load == doctest::Approx(36.0));
+    // A local link carries at most the unit to the global link's owner plus the unit
+    // from the landing router: 2.
+    CHECK(loads.link_class(Df::local_class).max_load == doctest::Approx(2.0));
 }
 
 TEST_CASE("dragonfly in the cycle kernel: every measured packet arrives, in order, within 3 hops") {

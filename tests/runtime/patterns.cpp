@@ -193,3 +193,24 @@ TEST_CASE("patterns by name: transpose is the permutation; the PERCS one is row_
     CHECK_THROWS_WITH_AS(NamedPattern::make("nope", grid, 1), doctest::Contains("valid: uniform, neighbour, halo, transpose"),
                          config_error);
 }
+
+TEST_CASE("group shift (the dragonfly's worst case): every task of group i uniformly to group i + shift") {
+    const GroupShiftTraffic w(4, 3);  // tasks 0-3 group 0, 4-7 group 1, 8-11 group 2
+    std::map<std::size_t, double> to;
+    w.for_each_flow([&](std::size_t s, std::size_t d, double a) {
+        if (s == 9) to[d] += a;  // group 2 wraps to group 0
+    });
+    CHECK(to == std::map<std::size_t, double>{{0, 0.25}, {1, 0.25}, {2, 0.25}, {3, 0.25}});
+    each_source_sends_one_unit(w);
+    Random rng(3);
+    std::map<std::size_t, int> drawn;
+    for (int i = 0; i < 4000; ++i) ++drawn[w.sample(5, rng)];
+    CHECK(drawn.size() == 4);  // only group 2's four tasks, each about a quarter
+    for (std::size_t d = 8; d < 12; ++d) CHECK(drawn[d] == doctest::Approx(1000).epsilon(0.1));
+    CHECK(GroupShiftTraffic(2, 5, 3).target_group(9) == 2);  // group 4 + 3 wraps to 2
+    CHECK_THROWS_WITH_AS(GroupShiftTraffic(4, 3, 3), doctest::Contains("sends every group to itself"), config_error);
+    CHECK_THROWS_WITH_AS(GroupShiftTraffic(4, 1), doctest::Contains("at least 2 groups"), config_error);
+    // By name on a (members, groups) grid.
+    CHECK(NamedPattern::make("group_shift", {4, 3}, 1).task_count() == 12);
+    CHECK_THROWS_WITH_AS(NamedPattern::make("group_shift", {12}, 1), doctest::Contains("needs a 2-D grid"), config_error);
+}

@@ -23,14 +23,16 @@ class NamedPattern {
 public:
     using Variant = std::variant<UniformTraffic, NeighbourTraffic, HaloTraffic, TransposeTraffic,
                                  RowColumnAllToAllTraffic, BitComplementTraffic, BitReverseTraffic, ShuffleTraffic,
-                                 TornadoTraffic, RandomPermutationTraffic, HotSpotTraffic>;
+                                 TornadoTraffic, RandomPermutationTraffic, HotSpotTraffic, GroupShiftTraffic>;
 
     /// The names make() knows, as the literature defines them (standard_patterns.hpp);
     /// row_column_alltoall is what the PERCS mapping paper calls transpose, and
-    /// hotspot[:F] sends fraction F (default 0.1) to node 0, the rest uniformly.
+    /// hotspot[:F] sends fraction F (default 0.1) to node 0, the rest uniformly;
+    /// group_shift on a 2-D grid sends each task uniformly to the row (dimension
+    /// 1) after its own, the dragonfly's worst case when a row is a group.
     static constexpr const char* names =
         "uniform, neighbour, halo, transpose, row_column_alltoall, bitcomp, bitrev, shuffle, tornado, randperm, "
-        "hotspot[:F]";
+        "hotspot[:F], group_shift";
 
     /// `grid` the node grid (extents, dimension 0 fastest); `seed` for randperm.
     static NamedPattern make(const std::string& name, const std::vector<long long>& grid, std::uint64_t seed) {
@@ -51,6 +53,11 @@ public:
         if (name == "shuffle") return NamedPattern{ShuffleTraffic(n)};
         if (name == "tornado") return NamedPattern{TornadoTraffic(Grid(grid))};
         if (name == "randperm") return NamedPattern{RandomPermutationTraffic(n, seed)};
+        if (name == "group_shift") {
+            detail::require(grid.size() == 2, "group_shift traffic needs a 2-D grid of nodes (members, groups); got ",
+                            grid.size(), " dimensions");
+            return NamedPattern{GroupShiftTraffic(static_cast<std::size_t>(grid[0]), static_cast<std::size_t>(grid[1]))};
+        }
         if (name == "hotspot") return NamedPattern{HotSpotTraffic(n, {0}, 0.1)};
         if (name.starts_with("hotspot:")) {
             const std::string f = name.substr(8);

@@ -1,7 +1,8 @@
 // The synthetic traffic patterns under the names and definitions of the
 // interconnection-network literature (Dally and Towles, ch. 3; BookSim2 uses the
 // same): the permutations transpose, bit reverse, shuffle and neighbour, and the
-// hot spot of Pfister and Norton. Uniform, bit complement, tornado and random
+// hot spot of Pfister and Norton, and the group shift that is the dragonfly's
+// worst case (Kim, Dally, Scott and Abts, ISCA 2008). Uniform, bit complement, tornado and random
 // permutation are in patterns.hpp. Each source sends one unit, as there.
 #pragma once
 
@@ -143,6 +144,39 @@ private:
     std::size_t n_;
     std::vector<std::size_t> hot_;
     double fraction_;
+};
+
+/// Group shift: the tasks form `groups` groups of `group_size` (task = group *
+/// group_size + member), and every task of group i sends uniformly to the tasks of
+/// group (i + shift) mod groups. With a dragonfly's groups and shift 1 this is
+/// the worst case of Kim et al.: minimal routing puts all of a group's traffic on
+/// the one global link to the next group.
+class GroupShiftTraffic {
+public:
+    GroupShiftTraffic(std::size_t group_size, std::size_t groups, std::size_t shift = 1)
+        : size_(group_size), groups_(groups), shift_(shift) {
+        detail::require(group_size >= 1 && groups >= 2, "group-shift traffic needs at least 2 groups of at least 1 "
+                        "task; got ", groups, " groups of ", group_size);
+        detail::require(shift % groups != 0, "group-shift traffic with a shift of ", shift, " on ", groups,
+                        " groups sends every group to itself; choose a shift that is not a multiple of ", groups);
+    }
+    [[nodiscard]] std::size_t task_count() const { return size_ * groups_; }
+    [[nodiscard]] std::size_t group_size() const { return size_; }
+    [[nodiscard]] std::size_t groups() const { return groups_; }
+    /// The group task t's traffic goes to.
+    [[nodiscard]] std::size_t target_group(std::size_t t) const { return (t / size_ + shift_) % groups_; }
+    template <class F>
+    void for_each_flow(F&& f) const {
+        const double each = 1.0 / static_cast<double>(size_);
+        for (std::size_t t = 0; t < task_count(); ++t)
+            for (std::size_t m = 0; m < size_; ++m) f(t, target_group(t) * size_ + m, each);
+    }
+    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+        return target_group(src) * size_ + static_cast<std::size_t>(rng.below(size_));
+    }
+
+private:
+    std::size_t size_, groups_, shift_;
 };
 
 }  // namespace fabric
