@@ -2,6 +2,7 @@
 // the LINK CTRL's credit protocol (the report's Table 8 measured by simulation).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 
 #include <fabric/mapping/patterns.hpp>
@@ -19,11 +20,13 @@ struct ApenetLinkRun {
 /// One saturated APEnet+ link in the cycle kernel: two DNPs joined by one link,
 /// the first sending packets of `payload_bytes` to the second as fast as the
 /// protocol lets it. Cycles are LINK CTRL cycles (one 16-byte word per cycle);
-/// a word's flight is L_R + L_L.
-inline ApenetLinkRun simulate_apenet_link(const ApenetCredit& protocol, std::uint32_t payload_bytes = 4096,
-                                          std::uint64_t cycles = 200000) {
+/// a word's flight is L_R + L_L. A template (of ApenetCredit alone) so that only
+/// the translation units that call it compile its simulator.
+template <std::same_as<ApenetCredit> Protocol>
+ApenetLinkRun simulate_apenet_link(const Protocol& protocol, std::uint32_t payload_bytes = 4096,
+                                   std::uint64_t cycles = 200000) {
     using Pair = Mesh<1, ApenetLink>;
-    const Fabric<Pair, DorTieSplit<Dateline>, ApenetCredit> link{Pair({2}), {}, protocol};
+    const Fabric<Pair, DorTieSplit<Dateline>, Protocol> link{Pair({2}), {}, protocol};
     CycleConfig cfg;
     cfg.pipeline = {0, 0, 1, 0};  // the DNP's router adds a cycle; the link protocol dominates
     cfg.link_latency = protocol.remote_latency + protocol.local_latency;
