@@ -15,6 +15,8 @@
 #include <fabric/topology/dragonfly.hpp>
 
 #include <array>
+#include <cstdint>
+#include <vector>
 #include <span>
 
 using namespace fabric;
@@ -163,6 +165,34 @@ TEST_CASE("dragonfly worst case under minimal routing, worked by hand: one globa
     // A local link carries at most the unit to the global link's owner plus the unit
     // from the landing router: 2.
     CHECK(loads.link_class(Df::local_class).max_load == doctest::Approx(2.0));
+}
+
+TEST_CASE("dragonfly zero-load latency by the kernel's formula (h + 1) P + h L + S - 1, for 1, 2 and 3 hops") {
+    const Df t(4, 2);
+    const Fabric<Df, DragonflyMinimal> fab{t};
+    CycleConfig cfg;  // P = 4 pipeline cycles, L = 1
+    cfg.warmup = 0;
+    cfg.measure = 10;
+    // Group 0 -> 1 is global slot 0, router 0's first global port; it lands on the
+    // router of group 1 owning slot g - 2 = 7, router 3.
+    CHECK(t.neighbour(t.node(0, 0), t.slot_port(0)) == t.node(1, 3));
+    struct Case {
+        NodeId src, dst;
+        std::uint64_t hops;
+    };
+    for (const Case c : {Case{t.node(0, 1), t.node(0, 2), 1},    // local
+                         Case{t.node(0, 0), t.node(1, 3), 1},    // the global link alone
+                         Case{t.node(0, 2), t.node(1, 3), 2},    // local, global
+                         Case{t.node(0, 0), t.node(1, 1), 2},    // global, local
+                         Case{t.node(0, 2), t.node(1, 1), 3}}) {  // local, global, local
+        CycleSimulator<decltype(fab)> sim(fab, cfg);
+        const std::uint32_t S = 4;
+        const auto r = sim.run_trace(std::vector<TraceMessage>{{0, c.src.value, c.dst.value, S}});
+        CAPTURE(c.src.value);
+        CAPTURE(c.dst.value);
+        CHECK(r.hops_mean == doctest::Approx(static_cast<double>(c.hops)));
+        CHECK(r.latency.max == (c.hops + 1) * 4 + c.hops * 1 + S - 1);
+    }
 }
 
 TEST_CASE("dragonfly in the cycle kernel: every measured packet arrives, in order, within 3 hops") {
