@@ -22,6 +22,28 @@
 
 namespace fabric {
 
+/// A route's way from router `from` to another group `to`: a local hop (VC
+/// `vc`) to the router owning the global link to `to` unless `from` owns it,
+/// then that link (VC `vc`), appended to out[len..]; the router it lands on.
+template <class T>
+constexpr NodeId dragonfly_to_group(const T& t, NodeId from, std::uint32_t to, std::uint8_t vc, Hop* out,
+                                    std::size_t& len) {
+    const std::uint32_t g = t.group_of(from), r = t.router_of(from);
+    const std::uint32_t j = t.slot_to(g, to), owner = t.slot_router(j);
+    if (owner != r) out[len++] = Hop{from, T::local_port(r, owner), vc};
+    out[len++] = Hop{t.node(g, owner), t.slot_port(j), vc};
+    return t.node(to, t.slot_router(t.slot_to(to, g)));
+}
+
+/// The local hop (VC `vc`) from `at` to `dst` in its group, unless they are one
+/// router, appended; the route's length.
+template <class T>
+constexpr std::size_t dragonfly_last_local(const T& t, NodeId at, NodeId dst, std::uint8_t vc, Hop* out,
+                                           std::size_t len) {
+    if (at != dst) out[len++] = Hop{at, T::local_port(t.router_of(at), t.router_of(dst)), vc};
+    return len;
+}
+
 struct DragonflyMinimal {
     template <class T>
     static constexpr bool fits = detail::is_dragonfly_v<T>;
@@ -42,18 +64,13 @@ struct DragonflyMinimal {
     template <class T>
     constexpr std::size_t select_route(const T& t, NodeId src, NodeId dst, std::uint64_t, Hop* out) const {
         if (src == dst) return 0;
-        const std::uint32_t gs = t.group_of(src), gd = t.group_of(dst), rs = t.router_of(src), rd = t.router_of(dst);
-        if (gs == gd) {
-            out[0] = Hop{src, T::local_port(rs, rd), 0};
+        if (t.group_of(src) == t.group_of(dst)) {
+            out[0] = Hop{src, T::local_port(t.router_of(src), t.router_of(dst)), 0};
             return 1;
         }
         std::size_t len = 0;
-        const std::uint32_t j = t.slot_to(gs, gd), owner = t.slot_router(j);
-        if (owner != rs) out[len++] = Hop{src, T::local_port(rs, owner), 0};
-        out[len++] = Hop{t.node(gs, owner), t.slot_port(j), 0};
-        const std::uint32_t arrive = t.slot_router(t.slot_to(gd, gs));
-        if (arrive != rd) out[len++] = Hop{t.node(gd, arrive), T::local_port(arrive, rd), 1};
-        return len;
+        const NodeId landed = dragonfly_to_group(t, src, t.group_of(dst), 0, out, len);
+        return dragonfly_last_local(t, landed, dst, 1, out, len);
     }
 
     template <class T, class F>
