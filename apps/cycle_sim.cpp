@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
-        "hypercube under e-cube routing or a dragonfly under minimal routing; a deadlock exits with status 3.",
+        "hypercube under e-cube routing or a dragonfly under minimal or Valiant routing; a deadlock exits with "
+        "status 3.",
         [](CLI::App& app, RunSettings& s) {
             app.add_option("--topology", s.topology, "torus, mesh, hypercube or dragonfly (of routers, one terminal "
                            "each)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "dragonfly"}))->capture_default_str();
@@ -76,11 +77,11 @@ int main(int argc, char** argv) {
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hypercube: ecube (or dor, the same); dragonfly: min")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min"}))->capture_default_str();
+                           "+); hypercube: ecube (or dor, the same); dragonfly: min or val (Valiant)")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();
-            app.add_option("--vcs", s.vcs, "virtual channels per link: 2 with the dateline, 1 without (may deadlock)")->check(fabric_apps::within(1, 2))->capture_default_str();
+            app.add_option("--vcs", s.vcs, "torus, mesh, hypercube: virtual channels per link: 2 with the dateline, 1 without (may deadlock); a dragonfly has what its routing needs")->check(fabric_apps::within(1, 2))->capture_default_str();
             app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
             app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "

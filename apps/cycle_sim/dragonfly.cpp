@@ -1,32 +1,39 @@
 // cycle_sim on a dragonfly of routers (Kim et al.; topology/dragonfly.hpp, one
-// terminal per router) under minimal routing: two VCs on local links, one on
-// global links. Two port-slot sizes, so that a small dragonfly's routers do not
-// scan empty ports.
+// terminal per router) under minimal routing (2 VCs on local links, 1 on global
+// ones) or Valiant's (3 and 2). Two port-slot sizes, so that a small dragonfly's
+// routers do not scan empty ports.
 #include "run.hpp"
 
 namespace fabric_apps::cycle_sim {
 namespace {
 
-template <std::size_t Ports>
+template <std::size_t Ports, class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
 int with_ports(const RunSettings& s, const NamedPattern& pattern) {
-    using T = Dragonfly<Ports, BasicLink<2>, BasicLink<1>>;
+    using T = Dragonfly<Ports, BasicLink<LocalVcs>, BasicLink<GlobalVcs>>;
     Credit flow;
     flow.buffer_flits_per_vc = s.vc_buf;
     flow.credit_delay = s.credit_delay;
-    const Fabric<T, DragonflyMinimal> net(T(s.a, s.h, s.g), {}, flow);
+    const Fabric<T, Routing> net(T(s.a, s.h, s.g), {}, flow);
     return simulate_on(net, s, pattern);
+}
+
+template <class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
+int with_routing(const RunSettings& s, const NamedPattern& pattern) {
+    return s.a - 1 + s.h <= 16 ? with_ports<16, Routing, LocalVcs, GlobalVcs>(s, pattern)
+                               : with_ports<64, Routing, LocalVcs, GlobalVcs>(s, pattern);
 }
 
 }  // namespace
 
 int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern) {
-    detail::require(s.routing == "min", "routing: a dragonfly routes min (minimal: local, global, local); got '",
-                    s.routing, "'");
-    detail::require(s.vcs == 2, "vcs: a dragonfly under minimal routing takes 2 VCs (local hops before and after the "
-                    "global one); got ", s.vcs);
+    detail::require(s.routing == "min" || s.routing == "val", "routing: a dragonfly routes min (minimal: local, "
+                    "global, local) or val (Valiant: minimal to a random group, then minimal on); got '", s.routing, "'");
     detail::require(s.a >= 1 && s.a <= 32 && s.h >= 1 && s.h <= 32, "a, h: 1 to 32 routers per group and global "
                     "ports per router; got a = ", s.a, ", h = ", s.h);
-    return s.a - 1 + s.h <= 16 ? with_ports<16>(s, pattern) : with_ports<64>(s, pattern);
+    detail::require(s.vcs == 2, "vcs: a dragonfly has the VCs its routing needs (min: 2 local, 1 global; val: 3 "
+                    "and 2); leave out --vcs; got ", s.vcs);
+    return s.routing == "min" ? with_routing<DragonflyMinimal, 2, 1>(s, pattern)
+                              : with_routing<DragonflyValiant, 3, 2>(s, pattern);
 }
 
 }  // namespace fabric_apps::cycle_sim
