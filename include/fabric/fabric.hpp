@@ -26,6 +26,7 @@
 #include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/hypercube.hpp>
+#include <fabric/topology/hyperx.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
@@ -36,6 +37,7 @@
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/routing/ecube.hpp>
+#include <fabric/routing/hyperx_dor.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>
