@@ -1,5 +1,5 @@
-// cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a hypercube or a
-// dragonfly from the command line
+// cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a HyperX, a
+// hypercube or a dragonfly from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
 // several seeds per point (CSV or JSON with 95% confidence intervals).
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
@@ -44,7 +44,8 @@ int simulate(const RunSettings& s) {
     const NamedPattern pattern = NamedPattern::make(pattern_name(s), node_grid(s), s.seeds.empty() ? 1 : s.seeds.front());
     if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
-    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube or dragonfly; got '",
+    if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern);
+    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube, hyperx or dragonfly; got '",
                     s.topology, "'");
     detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
                     "dor-positive; got '", s.routing, "'");
@@ -66,22 +67,22 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
-        "hypercube under e-cube routing or a dragonfly under minimal or Valiant routing; a deadlock exits with "
+        "HyperX under dimension order, a hypercube under e-cube routing or a dragonfly under minimal or Valiant routing; a deadlock exits with "
         "status 3.",
         [](CLI::App& app, RunSettings& s) {
-            app.add_option("--topology", s.topology, "torus, mesh, hypercube or dragonfly (of routers, one terminal "
-                           "each)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "dragonfly"}))->capture_default_str();
-            app.add_option("--dims", s.dims, "torus, mesh: extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
+            app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx or dragonfly (one terminal a "
+                           "router)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly"}))->capture_default_str();
+            app.add_option("--dims", s.dims, "torus, mesh, hyperx: extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
             app.add_option("--n", s.n, "hypercube: dimensions (2^n nodes)")->check(fabric_apps::within<std::uint32_t>(1, 16))->capture_default_str();
             app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hypercube: ecube (or dor, the same); dragonfly: min or val (Valiant)")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val"}))->capture_default_str();
+                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min or val (Valiant)")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();
-            app.add_option("--vcs", s.vcs, "torus, mesh, hypercube: virtual channels per link: 2 with the dateline, 1 without (may deadlock); a dragonfly has what its routing needs")->check(fabric_apps::within(1, 2))->capture_default_str();
+            app.add_option("--vcs", s.vcs, "torus, mesh, hyperx, hypercube: virtual channels per link: 2 with the dateline, 1 without (may deadlock); a dragonfly has what its routing needs")->check(fabric_apps::within(1, 2))->capture_default_str();
             app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
             app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "

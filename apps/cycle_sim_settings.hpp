@@ -16,8 +16,8 @@
 namespace fabric_apps {
 
 struct RunSettings {
-    std::string topology = "torus";          // torus | mesh | hypercube | dragonfly
-    std::vector<long long> dims{8, 8};       // torus, mesh: extents, dimension 0 first
+    std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly
+    std::vector<long long> dims{8, 8};       // torus, mesh, hyperx: extents, dimension 0 first
     std::uint32_t n = 6;                     // hypercube: dimensions
     std::uint32_t a = 4;                     // dragonfly: routers per group
     std::uint32_t h = 2;                     // dragonfly: global ports per router

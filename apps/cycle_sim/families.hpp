@@ -17,6 +17,9 @@ int simulate_cube(const RunSettings& s, const fabric::NamedPattern& pattern);
 /// The binary n-cube of --n dimensions under e-cube routing (hypercube.cpp).
 int simulate_hypercube(const RunSettings& s, const fabric::NamedPattern& pattern);
 
+/// A HyperX of extents --dims under dimension-order routing (hyperx.cpp).
+int simulate_hyperx(const RunSettings& s, const fabric::NamedPattern& pattern);
+
 /// A dragonfly of routers (--a, --h, --g) under minimal routing (dragonfly.cpp).
 int simulate_dragonfly(const RunSettings& s, const fabric::NamedPattern& pattern);
 

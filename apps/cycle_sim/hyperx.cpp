@@ -1,0 +1,37 @@
+// cycle_sim on a HyperX (all-to-all in each dimension, one terminal a router)
+// under dimension-order routing, one VC (a second, with --vcs 2, serves a second
+// injection queue). Two port-slot sizes, so that a small HyperX's routers do not
+// scan empty ports.
+#include "run.hpp"
+
+namespace fabric_apps::cycle_sim {
+namespace {
+
+template <std::size_t Ports, std::size_t Vcs>
+int with_hyperx(const RunSettings& s, const NamedPattern& pattern) {
+    using T = HyperX<4, Ports, BasicLink<Vcs>>;
+    Credit flow;
+    flow.buffer_flits_per_vc = s.vc_buf;
+    flow.credit_delay = s.credit_delay;
+    const Fabric<T, HyperXDimensionOrder> net(T(s.dims), {}, flow);
+    return simulate_on(net, s, pattern);
+}
+
+template <std::size_t Ports>
+int with_vcs(const RunSettings& s, const NamedPattern& pattern) {
+    return s.vcs == 1 ? with_hyperx<Ports, 1>(s, pattern) : with_hyperx<Ports, 2>(s, pattern);
+}
+
+}  // namespace
+
+int simulate_hyperx(const RunSettings& s, const NamedPattern& pattern) {
+    detail::require(s.routing == "dor", "routing: a HyperX routes dor (dimension order, one hop a dimension); got '",
+                    s.routing, "'");
+    detail::require(!s.dims.empty() && s.dims.size() <= 4, "dims: a HyperX of 1 to 4 dimensions; got ", s.dims.size());
+    long long ports = 0;
+    for (const long long k : s.dims) ports += k - 1;
+    detail::require(ports <= 64, "dims: a HyperX router here has at most 64 ports, the sum of S_d - 1; got ", ports);
+    return ports <= 16 ? with_vcs<16>(s, pattern) : with_vcs<64>(s, pattern);
+}
+
+}  // namespace fabric_apps::cycle_sim
