@@ -35,6 +35,7 @@
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/dragonfly.hpp>
+#include <fabric/routing/dragonfly_ugal.hpp>
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/routing/ecube.hpp>
 #include <fabric/routing/hyperx_dor.hpp>

@@ -6,7 +6,8 @@
 //    RoutingPolicyFor its topology (for_each_hop gives the channels a pair's
 //    traffic crosses, with fractions).
 //  - CycleKernelFabric (fabric::CycleSimulator): a CycleTopology (reverse_port),
-//    a SourceRoutable policy, and a CycleFlowControl protocol.
+//    a SourceRoutable policy, and a CycleFlowControl protocol; when the policy is
+//    SourceAdaptive, a protocol that reports occupancy (OccupancyReportingFlow).
 // The kernels check these where they are instantiated, one fabric: sentence per
 // requirement broken.
 #pragma once
@@ -36,6 +37,8 @@ concept FlowKernelFabric =
 template <class Fab>
 concept CycleKernelFabric = FabricType<Fab> && CycleTopology<typename Fab::topology_type> &&
                             SourceRoutable<typename Fab::routing_type, typename Fab::topology_type> &&
-                            CycleFlowControl<typename Fab::flow_type>;
+                            CycleFlowControl<typename Fab::flow_type> &&
+                            (!SourceAdaptive<typename Fab::routing_type, typename Fab::topology_type> ||
+                             OccupancyReportingFlow<typename Fab::flow_type>);
 
 }  // namespace fabric

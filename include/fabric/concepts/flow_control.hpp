@@ -52,6 +52,13 @@ concept DrainReportingFlow = CycleFlowControl<F> && requires(const F& flow, cons
     { flow.drained(s) } -> std::convertible_to<bool>;
 };
 
+/// A protocol that can say how many flits its sender believes wait in the
+/// receiver's buffer (for Credit: the credits out): what adaptive routing reads.
+template <class F>
+concept OccupancyReportingFlow = CycleFlowControl<F> && requires(const F& flow, const typename F::sender_vc& s) {
+    { flow.occupied(s) } -> std::convertible_to<std::uint32_t>;
+};
+
 template <class F, class L>
 concept FlowControlFor = FlowControl<F> && LinkType<L> && F::template drives<L>;
 

@@ -51,6 +51,26 @@ concept RoutingPolicyFor =
         routing.for_each_hop(topo, src, dst, detail::hop_sink{});
     };
 
+namespace detail {
+/// The network state an adaptive policy may read, as the cycle kernel offers it:
+/// occupancy(node, port), the flits waiting in or bound for the buffers at the far
+/// end of that router's output port (all its VCs). This one is an idle network.
+struct idle_network {
+    [[nodiscard]] constexpr std::uint32_t occupancy(NodeId, PortId) const { return 0; }
+};
+}  // namespace detail
+
+/// A routing policy that chooses a packet's route at its source from the state of
+/// the network: select_route(topology, src, dst, choice, out, network), where
+/// network.occupancy(node, port) answers as detail::idle_network does. A policy
+/// that reads only node src is local (UGAL-L); one that reads any node assumes a
+/// global view no router has (UGAL-G), as the literature's idealised variants do.
+/// The kernel calls it when the packet reaches the head of its source queue.
+template <class R, class T>
+concept SourceAdaptive = requires(const R& routing, const T& topo, NodeId n, Hop* out) {
+    { routing.select_route(topo, n, n, std::uint64_t{}, out, detail::idle_network{}) } -> std::convertible_to<std::size_t>;
+};
+
 /// A routing policy the cycle kernel can use: it routes each packet at its
 /// source, writing one route (select_route, `choice` picking among the policy's
 /// routes) into room for max_hops(topology) hops, and returns its length.

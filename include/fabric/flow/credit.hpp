@@ -71,6 +71,11 @@ struct Credit {
         emit(std::uint64_t{1});
     }
     static constexpr void on_feedback(sender_vc& s, std::uint64_t credits) { s.credits += static_cast<std::int32_t>(credits); }
+    /// Flits the receiver's buffer holds or will hold of what this sender sent:
+    /// the credits out (OccupancyReportingFlow; adaptive routing reads it).
+    [[nodiscard]] constexpr std::uint32_t occupied(const sender_vc& s) const {
+        return static_cast<std::uint32_t>(static_cast<std::int32_t>(buffer_flits_per_vc) - s.credits);
+    }
     /// Every credit is back: the receiver's buffer holds nothing this sender sent
     /// (DrainReportingFlow; the kernel's wait_for_tail_credit asks).
     [[nodiscard]] constexpr bool drained(const sender_vc& s) const {

@@ -51,6 +51,7 @@ protected:
     static constexpr std::uint32_t tail_pending = none - 1;  // owner_: held until its tail's credit is back
     static constexpr std::uint32_t protocol_flits = flow_traits<F>::protocol_flits;
     static constexpr bool needs_packet_size = flow_traits<F>::needs_packet_size;
+    static constexpr bool adaptive = SourceAdaptive<R, T>;  // routes read the network's queues
     using Frames = Framing<F>;
 
     struct Arrival {
@@ -109,6 +110,7 @@ protected:
         for (auto& s : sender_) fab_.flow().init(s);
         receiver_.assign(channels * V, typename F::receiver_vc{});
         port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        if constexpr (adaptive) backlog_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
         sent_in_window_.assign(channels, 0);
         sources_.reset(nodes_, cfg_.injection_queues, classes_.count());
         out_.reset(nodes_, cfg_.output_buffer_flits);
@@ -153,13 +155,30 @@ protected:
             watch_.event(id, FlitEventKind::created, pk.created, i, pk.src, LOCAL, queue);
     }
 
+    /// What an adaptive policy reads (SourceAdaptive): a router's queue for an output
+    /// port, as an output-queued router would have it: the flits of the packets routed
+    /// to that port here and not yet sent (backlog_), and those sent that still hold
+    /// the far end's buffers (the flow control's occupied), over all VCs.
+    struct Occupancy {
+        const Network* net;
+        [[nodiscard]] std::uint32_t occupancy(NodeId n, PortId p) const {
+            const std::size_t first = (static_cast<std::size_t>(n.value) * P + p.value) * V;
+            std::uint32_t flits = net->backlog_[static_cast<std::size_t>(n.value) * NP + p.value];
+            for (std::uint32_t v = 0; v < V; ++v) flits += net->fab_.flow().occupied(net->sender_[first + v]);
+            return flits;
+        }
+    };
+
     /// Writes the route of packet `id`, which has reached the head of its source
     /// queue, into a route slot; slots are held only by packets in the network.
     void write_route(std::uint32_t id) {
         Packet& pk = packets_[id];
         const T& topo = fab_.topology();
         std::size_t len;
-        if constexpr (requires(std::span<const std::uint8_t> b) {
+        if constexpr (adaptive) {
+            len = fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice, scratch_route_.data(),
+                                              Occupancy{this});
+        } else if constexpr (requires(std::span<const std::uint8_t> b) {
                           fab_.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, scratch_route_.data(), b);
                       }) {
             len = failures_.any() ? fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
@@ -194,6 +213,7 @@ protected:
             v.out_port = s.port;
             v.out_vc = s.vc;
         }
+        if constexpr (adaptive) backlog_[decltype(in_)::node_of(ivc) * std::size_t{NP} + v.out_port] += pk.size;
         v.state = VcState::waiting_vc;
         v.packet = id;
         v.ready = front_since + cfg_.pipeline.routing;
@@ -325,6 +345,7 @@ protected:
     std::vector<typename F::sender_vc> sender_;      // per (channel, vc)
     std::vector<typename F::receiver_vc> receiver_;  // per (channel, vc)
     std::vector<std::uint64_t> port_free_;           // per (node, port incl. local): the switch output is free from
+    std::vector<std::uint32_t> backlog_;  // adaptive routing: per (node, port incl. local), flits routed there, not yet sent
     std::vector<std::uint64_t> sent_in_window_;      // per channel
     SourceQueues sources_;
     OutputQueues<P, V> out_;

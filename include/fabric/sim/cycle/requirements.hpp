@@ -15,7 +15,15 @@ namespace fabric {
 struct SeparableSwitch;
 
 namespace detail {
-enum class cycle_rule : std::uint8_t { ok, not_a_fabric, no_reverse_port, not_source_routable, no_flow_hooks, no_allocator };
+enum class cycle_rule : std::uint8_t {
+    ok,
+    not_a_fabric,
+    no_reverse_port,
+    not_source_routable,
+    no_flow_hooks,
+    adaptive_without_occupancy,
+    no_allocator
+};
 
 template <class Fab, class A>
 consteval cycle_rule first_broken_cycle_rule() {
@@ -24,6 +32,9 @@ consteval cycle_rule first_broken_cycle_rule() {
     else if constexpr (!SourceRoutable<typename Fab::routing_type, typename Fab::topology_type>)
         return cycle_rule::not_source_routable;
     else if constexpr (!CycleFlowControl<typename Fab::flow_type>) return cycle_rule::no_flow_hooks;
+    else if constexpr (SourceAdaptive<typename Fab::routing_type, typename Fab::topology_type> &&
+                       !OccupancyReportingFlow<typename Fab::flow_type>)
+        return cycle_rule::adaptive_without_occupancy;
     else if constexpr (!SwitchAllocator<A>) return cycle_rule::no_allocator;
     else return cycle_rule::ok;
 }
@@ -46,6 +57,10 @@ class CycleSimulator {
     static_assert(broken != detail::cycle_rule::no_flow_hooks,
                   "fabric: the cycle kernel drives flow control through hooks the protocol lacks; see "
                   "fabric::CycleFlowControl and flow/credit.hpp");
+    static_assert(broken != detail::cycle_rule::adaptive_without_occupancy,
+                  "fabric: an adaptive routing policy reads how full the routers' output buffers are, and this flow "
+                  "control does not say: give it occupied(sender_vc) as fabric::Credit has "
+                  "(fabric::OccupancyReportingFlow), or route without adaptivity");
     static_assert(broken != detail::cycle_rule::no_allocator,
                   "fabric: CycleSimulator<F, A> needs a switch allocator as A (fabric::SeparableSwitch, "
                   "fabric::Islip<1>, or a type meeting fabric::SwitchAllocator)");
