@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
-        "HyperX under dimension order, a hypercube under e-cube routing or a dragonfly under minimal or Valiant routing; a deadlock exits with "
+        "HyperX under dimension order, a hypercube under e-cube routing or a dragonfly under minimal, Valiant or UGAL routing; a deadlock exits with "
         "status 3.",
         [](CLI::App& app, RunSettings& s) {
             app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx or dragonfly (one terminal a "
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min or val (Valiant)")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val"}))->capture_default_str();
+                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();

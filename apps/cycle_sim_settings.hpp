@@ -22,7 +22,7 @@ struct RunSettings {
     std::uint32_t a = 4;                     // dragonfly: routers per group
     std::uint32_t h = 2;                     // dragonfly: global ports per router
     std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
-    std::string routing = "dor";             // torus, mesh: dor (ties split) | dor-positive; hypercube: ecube | dor; dragonfly: min | val
+    std::string routing = "dor";             // torus, mesh: dor (ties split) | dor-positive; hypercube: ecube | dor; dragonfly: min | val | ugal-l | ugal-g
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer

@@ -1,6 +1,6 @@
 // cycle_sim on a dragonfly of routers (Kim et al.; topology/dragonfly.hpp, one
 // terminal per router) under minimal routing (2 VCs on local links, 1 on global
-// ones) or Valiant's (3 and 2). Two port-slot sizes, so that a small dragonfly's
+// ones), Valiant's or UGAL-L / UGAL-G (3 and 2). Two port-slot sizes, so that a small dragonfly's
 // routers do not scan empty ports.
 #include "run.hpp"
 
@@ -26,14 +26,17 @@ int with_routing(const RunSettings& s, const NamedPattern& pattern) {
 }  // namespace
 
 int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern) {
-    detail::require(s.routing == "min" || s.routing == "val", "routing: a dragonfly routes min (minimal: local, "
-                    "global, local) or val (Valiant: minimal to a random group, then minimal on); got '", s.routing, "'");
+    detail::require(s.routing == "min" || s.routing == "val" || s.routing == "ugal-l" || s.routing == "ugal-g",
+                    "routing: a dragonfly routes min (minimal: local, global, local), val (Valiant: minimal to a random "
+                    "group, then minimal on), ugal-l or ugal-g (UGAL with local or global queues); got '", s.routing, "'");
     detail::require(s.a >= 1 && s.a <= 32 && s.h >= 1 && s.h <= 32, "a, h: 1 to 32 routers per group and global "
                     "ports per router; got a = ", s.a, ", h = ", s.h);
-    detail::require(s.vcs == 2, "vcs: a dragonfly has the VCs its routing needs (min: 2 local, 1 global; val: 3 "
+    detail::require(s.vcs == 2, "vcs: a dragonfly has the VCs its routing needs (min: 2 local, 1 global; the others 3 "
                     "and 2); leave out --vcs; got ", s.vcs);
-    return s.routing == "min" ? with_routing<DragonflyMinimal, 2, 1>(s, pattern)
-                              : with_routing<DragonflyValiant, 3, 2>(s, pattern);
+    if (s.routing == "min") return with_routing<DragonflyMinimal, 2, 1>(s, pattern);
+    if (s.routing == "val") return with_routing<DragonflyValiant, 3, 2>(s, pattern);
+    if (s.routing == "ugal-l") return with_routing<DragonflyUgalL, 3, 2>(s, pattern);
+    return with_routing<DragonflyUgalG, 3, 2>(s, pattern);
 }
 
 }  // namespace fabric_apps::cycle_sim
