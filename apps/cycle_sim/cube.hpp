@@ -14,9 +14,7 @@ template <std::size_t Rank, Boundary B, std::size_t Vcs, TieRule Tie, class VcRu
 int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
     using T = KAryNCube<Rank, BasicLink<Vcs>, DynamicExtents, B>;
     using Net = Fabric<T, DimensionOrder<Tie, std::conditional_t<Vcs == 1, NoDateline, VcRule>>>;
-    Credit flow;
-    flow.buffer_flits_per_vc = s.vc_buf;
-    flow.credit_delay = s.credit_delay;
+    const Credit flow = credit_flow(s);
     const T topo(s.dims);
     // One VC on a torus can deadlock: allowed here, so that the watchdog can show it.
     const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);

@@ -10,9 +10,7 @@ namespace {
 template <std::size_t Ports, class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
 int with_ports(const RunSettings& s, const NamedPattern& pattern) {
     using T = Dragonfly<Ports, BasicLink<LocalVcs>, BasicLink<GlobalVcs>>;
-    Credit flow;
-    flow.buffer_flits_per_vc = s.vc_buf;
-    flow.credit_delay = s.credit_delay;
+    const Credit flow = credit_flow(s);
     const Fabric<T, Routing> net(T(s.a, s.h, s.g), {}, flow);
     return simulate_on(net, s, pattern);
 }

@@ -9,9 +9,7 @@ namespace {
 template <std::size_t MaxDims, std::size_t Vcs>
 int with_cube(const RunSettings& s, const NamedPattern& pattern) {
     using T = Hypercube<MaxDims, BasicLink<Vcs>>;
-    Credit flow;
-    flow.buffer_flits_per_vc = s.vc_buf;
-    flow.credit_delay = s.credit_delay;
+    const Credit flow = credit_flow(s);
     const Fabric<T, ECube> net(T(s.n), {}, flow);
     return simulate_on(net, s, pattern);
 }

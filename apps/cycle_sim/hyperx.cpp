@@ -10,9 +10,7 @@ namespace {
 template <std::size_t Ports, std::size_t Vcs>
 int with_hyperx(const RunSettings& s, const NamedPattern& pattern) {
     using T = HyperX<4, Ports, BasicLink<Vcs>>;
-    Credit flow;
-    flow.buffer_flits_per_vc = s.vc_buf;
-    flow.credit_delay = s.credit_delay;
+    const Credit flow = credit_flow(s);
     const Fabric<T, HyperXDimensionOrder> net(T(s.dims), {}, flow);
     return simulate_on(net, s, pattern);
 }

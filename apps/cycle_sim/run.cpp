@@ -25,6 +25,13 @@ PacketSizes packet_sizes(const std::string& s) {
                                 parse_number<double>(std::string_view(s).substr(b + 1), "packet P"));
 }
 
+Credit credit_flow(const RunSettings& s) {
+    Credit flow;
+    flow.buffer_flits_per_vc = s.vc_buf;
+    flow.credit_delay = s.credit_delay;
+    return flow;
+}
+
 CycleConfig cycle_config(const RunSettings& s) {
     detail::require(s.router_delay.size() == 4, "router_delay: four cycle counts (routing, VC allocation, switch "
                     "allocation, switch traversal); got ", s.router_delay.size());

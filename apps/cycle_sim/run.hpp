@@ -24,6 +24,8 @@ namespace fabric_apps::cycle_sim {
 using namespace fabric;
 
 PacketSizes packet_sizes(const std::string& s);
+/// The options' credit flow control (--vc-buf, --credit-delay).
+Credit credit_flow(const RunSettings& s);
 /// The options' CycleConfig (every field but the watch, which needs the run's trace).
 CycleConfig cycle_config(const RunSettings& s);
 /// Node-cycles of one run at most: the window, then the drain the kernel allows by default.

@@ -44,7 +44,10 @@ constexpr std::size_t dragonfly_last_local(const T& t, NodeId at, NodeId dst, st
     return len;
 }
 
-struct DragonflyMinimal {
+struct DragonflyMinimal : OneRouteEach<DragonflyMinimal> {
+    /// Room for a route: for_each_route and for_each_hop come from select_route.
+    template <class T>
+    static constexpr std::size_t route_room = 3;
     template <class T>
     static constexpr bool fits = detail::is_dragonfly_v<T>;
     /// Local links 2 VCs (before and after the global hop), global links 1.
@@ -73,14 +76,6 @@ struct DragonflyMinimal {
         return dragonfly_last_local(t, landed, dst, 1, out, len);
     }
 
-    template <class T, class F>
-    constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
-        the_one_route<3>(*this, t, src, dst, f);
-    }
-    template <class T, class F>
-    constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
-        hops_of_routes(*this, t, src, dst, f);
-    }
 
     /// Every dependency f(from, to) that some route creates, each once: into a
     /// global link from every other router of its group, and out of it to every

@@ -20,7 +20,10 @@
 
 namespace fabric {
 
-struct ECube {
+struct ECube : OneRouteEach<ECube> {
+    /// Room for a route: for_each_route and for_each_hop come from select_route.
+    template <class T>
+    static constexpr std::size_t route_room = T::ports_per_node;
     template <class T>
     static constexpr bool fits = detail::is_hypercube_v<T>;
     template <class T>
@@ -44,14 +47,6 @@ struct ECube {
         return len;
     }
 
-    template <class T, class F>
-    constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
-        the_one_route<T::ports_per_node>(*this, t, src, dst, f);
-    }
-    template <class T, class F>
-    constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
-        hops_of_routes(*this, t, src, dst, f);
-    }
 
     /// Every dependency f(from, to) some route creates, each once: from the
     /// channel of dimension d into node m to each channel of a higher dimension

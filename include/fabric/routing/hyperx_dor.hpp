@@ -18,7 +18,10 @@
 
 namespace fabric {
 
-struct HyperXDimensionOrder {
+struct HyperXDimensionOrder : OneRouteEach<HyperXDimensionOrder> {
+    /// Room for a route: for_each_route and for_each_hop come from select_route.
+    template <class T>
+    static constexpr std::size_t route_room = T::max_rank;
     template <class T>
     static constexpr bool fits = detail::is_hyperx_v<T>;
     template <class T>
@@ -43,14 +46,6 @@ struct HyperXDimensionOrder {
         return len;
     }
 
-    template <class T, class F>
-    constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
-        the_one_route<T::max_rank>(*this, t, src, dst, f);
-    }
-    template <class T, class F>
-    constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
-        hops_of_routes(*this, t, src, dst, f);
-    }
 
     /// Every dependency f(from, to) some route creates, each once: from each
     /// channel of dimension d into router m to each channel of a higher dimension

@@ -43,4 +43,18 @@ constexpr void hops_of_routes(const R& routing, const T& topo, NodeId src, NodeI
     });
 }
 
+/// The base of a policy with one route a pair (CRTP): its for_each_route and
+/// for_each_hop, from its select_route with room for Derived::route_room<T> hops.
+template <class Derived>
+struct OneRouteEach {
+    template <class T, class F>
+    constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
+        the_one_route<Derived::template route_room<T>>(static_cast<const Derived&>(*this), t, src, dst, f);
+    }
+    template <class T, class F>
+    constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
+        hops_of_routes(static_cast<const Derived&>(*this), t, src, dst, f);
+    }
+};
+
 }  // namespace fabric
