@@ -11,6 +11,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/mapping/named_pattern.hpp>
+#include <fabric/topology/dragonfly.hpp>
 
 #include "common/tool.hpp"
 #include "common/numbers.hpp"
@@ -26,7 +27,7 @@ namespace cs = fabric_apps::cycle_sim;
 /// for a hypercube, (a routers, g groups) for a dragonfly.
 std::vector<long long> node_grid(const RunSettings& s) {
     if (s.topology == "hypercube") return std::vector<long long>(s.n, 2);
-    if (s.topology == "dragonfly") return {s.a, s.g ? s.g : static_cast<long long>(s.a) * s.h + 1};
+    if (s.topology == "dragonfly") return {s.a, static_cast<long long>(Dragonfly<64>(s.a, s.h, s.g).groups())};
     return s.dims;
 }
 

@@ -239,7 +239,7 @@ TEST_CASE("the cycle kernel refuses what it cannot run") {
     const Fabric<Torus2, DorTieSplit<>> net{Torus2({4, 4})};
     CycleConfig cfg = quiet();
     CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(8), 0.1, PacketSizes::fixed(1), cfg),
-                         doctest::Contains("one task per node"), config_error);
+                         doctest::Contains("one task per terminal"), config_error);
     CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(16), 2.0, PacketSizes::fixed(1), cfg),
                          doctest::Contains("offered load must be in [0, mean packet size = 1]"), config_error);
     cfg.switching = Switching::virtual_cut_through;

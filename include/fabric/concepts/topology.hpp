@@ -61,6 +61,46 @@ concept CycleTopology = Topology<T> && requires(const T& topo, NodeId node, Port
     { topo.reverse_port(node, port) } -> std::same_as<PortId>;
 };
 
+/// A topology whose routers each serve several terminals (concentration): at most
+/// `max_terminals_per_node` (a compile-time bound, the kernels size their ports by
+/// it), `terminals_per_node()` in this instance, the same at every router. Terminal
+/// t of router n is terminal n * terminals_per_node() + t. A topology that says
+/// nothing has one terminal a router, and its terminals are its nodes.
+template <class T>
+concept ConcentratedTopology = Topology<T> && requires(const T& topo) {
+    { T::max_terminals_per_node } -> std::convertible_to<std::size_t>;
+    { topo.terminals_per_node() } -> std::convertible_to<std::size_t>;
+};
+
+/// The most terminals any router of T serves (1 unless T is concentrated).
+template <Topology T>
+inline constexpr std::size_t max_terminals_v = [] {
+    if constexpr (ConcentratedTopology<T>) return static_cast<std::size_t>(T::max_terminals_per_node);
+    else return std::size_t{1};
+}();
+
+/// The router network of T: T itself, or what a concentrated T puts its terminals
+/// on (T::router_network). Traits that name a topology family look through it, so
+/// a family's routing policies route its concentrated form.
+template <class T>
+struct router_network {
+    using type = T;
+};
+template <class T>
+    requires requires { typename T::router_network; }
+struct router_network<T> {
+    using type = typename T::router_network;
+};
+template <class T>
+using router_network_t = typename router_network<T>::type;
+
+/// The terminals each router of `topo` serves.
+template <Topology T>
+[[nodiscard]] constexpr std::size_t terminals_per_node(const T& topo) {
+    if constexpr (ConcentratedTopology<T>) return static_cast<std::size_t>(topo.terminals_per_node());
+    else return (void)topo, std::size_t{1};
+}
+
 namespace detail {
 /// The link classes of a topology as a Hana list of types, and what the checks
 /// read off it: counts, virtual channels per class (in class order), a predicate

@@ -29,8 +29,8 @@ namespace fabric {
 /// of S_d - 1 (per-channel state is sized by it, so it is best exact).
 template <std::size_t MaxRank, std::size_t Ports, class Link = BasicLink<1>>
 class HyperX {
-    static_assert(MaxRank >= 1 && MaxRank <= 8, "fabric: HyperX<MaxRank, Ports> takes 1 to 8 dimensions");
-    static_assert(Ports >= 1, "fabric: HyperX<MaxRank, Ports> needs at least one port slot a router");
+    static_assert(MaxRank >= 1 && MaxRank <= 8, "fabric: HyperX<MaxRank, Ports> takes 1 to 8 dimensions; set MaxRank to the number of extents you pass, at most 8");
+    static_assert(Ports >= 1, "fabric: HyperX<MaxRank, Ports> needs at least one port slot a router; set Ports to the sum of S_d - 1 over the dimensions");
 
 public:
     using link_types = boost::hana::tuple<Link>;

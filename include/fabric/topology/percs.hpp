@@ -31,6 +31,7 @@
 
 #include <boost/hana/tuple.hpp>
 
+#include <fabric/concepts/topology.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/link/percs.hpp>
@@ -223,7 +224,7 @@ private:
 
 namespace detail {
 template <class T>
-inline constexpr bool is_percs_v = std::is_same_v<T, PercsTopology>;
+inline constexpr bool is_percs_v = std::is_same_v<router_network_t<T>, PercsTopology>;
 }
 
 }  // namespace fabric

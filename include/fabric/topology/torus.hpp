@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <initializer_list>
 #include <ranges>
 #include <string_view>
@@ -267,7 +268,10 @@ using Mesh = KAryNCube<Rank, Link, Extents, Boundary::open>;
 
 namespace detail {
 template <class T>
-inline constexpr bool is_kary_ncube_v = false;
+inline constexpr bool is_kary_ncube_v = [] {
+    if constexpr (std::is_same_v<router_network_t<T>, T>) return false;
+    else return is_kary_ncube_v<router_network_t<T>>;  // concentrated: its router network
+}();
 template <std::size_t R, class L, class E, Boundary B>
 inline constexpr bool is_kary_ncube_v<KAryNCube<R, L, E, B>> = true;
 }  // namespace detail

@@ -53,7 +53,7 @@ protected:
             for (std::size_t iv = 0; iv < count; ++iv) {
                 if (!stuck(iv)) continue;
                 const InputVc& v = in_[iv];
-                if (v.out_port == LOCAL) continue;
+                if (v.out_port >= LOCAL) continue;
                 const std::uint32_t n = in_.node_of(iv);
                 const std::size_t ov = in_.index(n, v.out_port, v.out_vc);
                 std::size_t target = none;
@@ -89,8 +89,8 @@ protected:
             }
             const std::uint32_t node = in_.node_of(vertex), port = in_.port_of(vertex);
             const auto vc = static_cast<std::uint8_t>(in_.vc_of(vertex));
-            if (port == LOCAL) {  // a packet still entering from its source: port P names the injection channel
-                report.waiting.push_back(VirtualChannel{NodeId{node}, PortId{P}, vc});
+            if (port >= LOCAL) {  // a packet still entering from its source: port P + t names terminal t's injection
+                report.waiting.push_back(VirtualChannel{NodeId{node}, PortId{port}, vc});
                 continue;
             }
             const std::uint32_t up = links_.up(static_cast<std::size_t>(node) * P + port);

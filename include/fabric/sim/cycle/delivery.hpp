@@ -37,7 +37,7 @@ protected:
             InputVc& v = in_[iv];
             if (v.packet != id || v.state == VcState::idle || v.count != 0 || v.last + 1 != index) continue;
             const std::uint32_t node = in_.node_of(iv);
-            if (v.out_port != LOCAL) owner_[in_.index(node, v.out_port, v.out_vc)] = none;
+            if (v.out_port < LOCAL) owner_[in_.index(node, v.out_port, v.out_vc)] = none;
             v.state = VcState::idle;
             activate(node, wake_[node]);
         }
@@ -99,25 +99,26 @@ protected:
         if (out_.enabled()) out_.wake(node) = out_.wake(far) = now;
     }
 
-    /// The last flit of a packet, or a flit of one, leaves the network at router n at cycle `at`.
-    void eject(std::uint32_t n, const Flit& f, Packet& pk, std::uint64_t at) {
+    /// The last flit of a packet, or a flit of one, leaves the network at router n,
+    /// for its terminal `terminal`, at cycle `at`.
+    void eject(std::uint32_t n, std::uint32_t terminal, const Flit& f, Packet& pk, std::uint64_t at) {
         if (pk.lost) {  // the rest of a packet that lost a flit: discarded here, already reported
             drop_flit(f.packet);
             return;
         }
         ++res_.flits_ejected;
-        if (pk.watched) watch_.event(f.packet, FlitEventKind::ejected, at, f.index, n, LOCAL, 0);
+        if (pk.watched) watch_.event(f.packet, FlitEventKind::ejected, at, f.index, n, LOCAL + (terminal - n * this->per_node_), 0);
         classes_.ejected(pk.klass, cfg_.in_window(at));
         if (cfg_.in_window(at)) {
             ++res_.flits_ejected_in_window;
-            if (!res_.nodes.empty()) ++res_.nodes[n].flits_accepted;
+            if (!res_.nodes.empty()) ++res_.nodes[terminal].flits_accepted;
         }
         if (f.index != pk.ejected) ++res_.out_of_order;
         ++pk.ejected;
         if (pk.ejected + pk.dropped < pk.size) return;
         ++res_.packets_delivered;
         res_.delivered_latency_sum += at - pk.created;
-        if (n != pk.dst) ++res_.misdelivered;
+        if (terminal != pk.dst) ++res_.misdelivered;
         if (cfg_.track_reorder) reorder_.arrived(pk.src, pk.dst, pk.sequence, res_);
         if (pk.measured) {
             ++res_.measured_delivered;
@@ -126,7 +127,7 @@ protected:
             network_hist_.add(at - pk.injected);
             classes_.delivered(pk.klass, at - pk.created);
             if (!res_.nodes.empty()) {
-                NodeCounters &from = res_.nodes[pk.src], &to = res_.nodes[n];
+                NodeCounters &from = res_.nodes[pk.src], &to = res_.nodes[terminal];
                 ++from.packets_sent;
                 from.latency_sent += at - pk.created;
                 ++to.packets_received;

@@ -31,11 +31,11 @@ struct InputVc {
     std::uint32_t last = 0;    // index of the last flit it passed on
 };
 
-/// P network ports and one injection port per router, V virtual channels each.
-template <std::uint32_t P, std::uint32_t V>
+/// P network ports and Terminals injection ports per router, V virtual channels each.
+template <std::uint32_t P, std::uint32_t V, std::uint32_t Terminals = 1>
 class InputBuffers {
 public:
-    static constexpr std::uint32_t ports = P + 1;
+    static constexpr std::uint32_t ports = P + Terminals;
     static constexpr std::uint32_t per_router = ports * V;
     static constexpr std::uint32_t words = (per_router + 63) / 64;
 
@@ -57,7 +57,7 @@ public:
     [[nodiscard]] std::uint32_t depth() const { return depth_; }
     [[nodiscard]] InputVc& operator[](std::size_t iv) { return vcs_[iv]; }
     [[nodiscard]] const InputVc& operator[](std::size_t iv) const { return vcs_[iv]; }
-    /// The V * (P + 1) input VCs of router `node`, port by port.
+    /// The V * (P + Terminals) input VCs of router `node`, port by port.
     [[nodiscard]] InputVc* router(std::uint32_t node) { return vcs_.data() + static_cast<std::size_t>(node) * per_router; }
 
     /// Appends an arriving flit to network VC `iv`; returns whether it was the

@@ -26,12 +26,13 @@ constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b) { return b > top -
 /// The sizes a run's memory follows from.
 struct MemoryShape {
     std::uint64_t nodes = 0;
-    std::uint64_t ports = 0;         // network ports per node (the injection port comes on top)
+    std::uint64_t ports = 0;         // network ports per node (the injection ports come on top)
     std::uint64_t vcs = 0;           // virtual channels per port
     std::uint64_t buffer_flits = 0;  // per input VC
     std::uint64_t output_flits = 0;  // per output VC (0: input queued only)
     std::uint64_t max_hops = 0;      // the longest route a slot holds
     std::uint64_t flow_state_bytes = 0;  // sender and receiver state of one (channel, VC)
+    std::uint64_t terminal_ports = 1;    // injection (and ejection) ports per node: its terminals
 };
 
 struct MemoryNeed {
@@ -46,7 +47,7 @@ constexpr MemoryNeed memory_need(const MemoryShape& s) {
     using detail_memory::add;
     using detail_memory::mul;
     constexpr std::uint64_t flit = sizeof(Flit), vc = sizeof(InputVc) + 2 * sizeof(std::uint32_t);
-    const std::uint64_t input_vcs = mul(mul(s.nodes, s.ports + 1), s.vcs);
+    const std::uint64_t input_vcs = mul(mul(s.nodes, add(s.ports, s.terminal_ports)), s.vcs);
     const std::uint64_t output_vcs = mul(mul(s.nodes, s.ports), s.vcs);
     MemoryNeed m;
     m.buffers = add(mul(input_vcs, add(mul(s.buffer_flits, flit), vc)),

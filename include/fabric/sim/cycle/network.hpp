@@ -44,8 +44,9 @@ protected:
     using R = typename Fab::routing_type;
     using F = typename Fab::flow_type;
     static constexpr std::uint32_t P = static_cast<std::uint32_t>(T::ports_per_node);  // network ports
-    static constexpr std::uint32_t LOCAL = P;                                          // injection / ejection
-    static constexpr std::uint32_t NP = P + 1;
+    static constexpr std::uint32_t TM = static_cast<std::uint32_t>(max_terminals_v<T>);  // terminal ports
+    static constexpr std::uint32_t LOCAL = P;  // ports LOCAL + t: terminal t's injection and ejection
+    static constexpr std::uint32_t NP = P + TM;
     static constexpr std::uint32_t V = static_cast<std::uint32_t>(max_virtual_channels_v<T>);
     static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
     static constexpr std::uint32_t tail_pending = none - 1;  // owner_: held until its tail's credit is back
@@ -82,6 +83,10 @@ protected:
             detail::require(!cfg_.wait_for_tail_credit, "wait_for_tail_credit needs a flow control that says when a "
                             "receiver's buffer has emptied (drained(sender_vc), as Credit has)");
         nodes_ = static_cast<std::uint32_t>(fab_.topology().node_count());
+        per_node_ = static_cast<std::uint32_t>(terminals_per_node(fab_.topology()));
+        detail::require(per_node_ >= 1 && per_node_ <= TM, "the topology says ", per_node_, " terminals a router; its "
+                        "type bounds them to 1 to ", TM);
+        terminals_ = nodes_ * per_node_;
         buffer_ = fab_.flow().buffer_flits();
         const std::uint64_t frame = Frames::frame(fab_.flow());
         const std::uint64_t longest = std::max<std::uint64_t>(
@@ -100,7 +105,7 @@ protected:
                         " hops; the cycle kernel counts hops in 16 bits, at most ", max_route_hops);
         source_packet_cap_ = check_memory(
             memory_need({nodes_, P, V, buffer_, cfg_.output_buffer_flits, max_hops_,
-                         sizeof(typename F::sender_vc) + sizeof(typename F::receiver_vc)}),
+                         sizeof(typename F::sender_vc) + sizeof(typename F::receiver_vc), TM}),
             cfg_.memory_limit_mb);
         in_.reset(nodes_, buffer_);
         owner_.assign(in_.size(), none);
@@ -112,7 +117,7 @@ protected:
         port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
         if constexpr (adaptive) backlog_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
         sent_in_window_.assign(channels, 0);
-        sources_.reset(nodes_, cfg_.injection_queues, classes_.count());
+        sources_.reset(terminals_, cfg_.injection_queues, classes_.count());
         out_.reset(nodes_, cfg_.output_buffer_flits);
         active_.clear();
         active_.reserve(nodes_);
@@ -125,15 +130,15 @@ protected:
         scratch_route_.resize(max_hops_ + 1);
         latency_hist_ = network_hist_ = message_hist_ = transaction_hist_ = {};
         replies_ = {};
-        outstanding_.assign(cfg_.request_reply.max_outstanding ? nodes_ : 0, 0);
+        outstanding_.assign(cfg_.request_reply.max_outstanding ? terminals_ : 0, 0);
         messages_.clear();
         res_ = CycleResult{};
         classes_.reset();
-        if (cfg_.node_statistics) res_.nodes.assign(nodes_, NodeCounters{});
+        if (cfg_.node_statistics) res_.nodes.assign(terminals_, NodeCounters{});
         watch_.reset(cfg_.watch);
         in_flight_links_ = buffered_ = 0;
         failures_.reset(channels);
-        reorder_ = ReorderTracker(nodes_);
+        reorder_ = ReorderTracker(terminals_);
     }
 
     /// Router n has work from cycle `when` on (or earlier, if it already had).
@@ -145,14 +150,24 @@ protected:
         }
     }
 
+    /// Terminals: the router of terminal t, the port it injects and ejects on, and
+    /// the terminal on port `port` (at least LOCAL) of router n.
+    [[nodiscard]] std::uint32_t router_of(std::uint32_t t) const { return per_node_ == 1 ? t : t / per_node_; }
+    [[nodiscard]] std::uint32_t port_of_terminal(std::uint32_t t) const {
+        return per_node_ == 1 ? LOCAL : LOCAL + t % per_node_;
+    }
+    [[nodiscard]] std::uint32_t terminal_at(std::uint32_t n, std::uint32_t port) const {
+        return n * per_node_ + (port - LOCAL);
+    }
+
     /// Packet `id`, in source queue `queue`, has just been created: counted for
-    /// its node, and numbered (and its flits reported) for the watch trace.
+    /// its terminal, and numbered (and its flits reported) for the watch trace.
     void note_created(std::uint32_t id, std::uint32_t queue) {
         Packet& pk = packets_[id];
         if (!res_.nodes.empty() && cfg_.in_window(pk.created)) res_.nodes[pk.src].flits_offered += pk.size;
         if (!watch_.on() || !(pk.watched = watch_.created(id))) return;
         for (std::uint32_t i = 0; i < pk.size; ++i)
-            watch_.event(id, FlitEventKind::created, pk.created, i, pk.src, LOCAL, queue);
+            watch_.event(id, FlitEventKind::created, pk.created, i, router_of(pk.src), port_of_terminal(pk.src), queue);
     }
 
     /// What an adaptive policy reads (SourceAdaptive): a router's queue for an output
@@ -174,19 +189,18 @@ protected:
     void write_route(std::uint32_t id) {
         Packet& pk = packets_[id];
         const T& topo = fab_.topology();
+        const NodeId src{router_of(pk.src)}, dst{router_of(pk.dst)};
         std::size_t len;
         if constexpr (adaptive) {
-            len = fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice, scratch_route_.data(),
-                                              Occupancy{this});
+            len = fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data(), Occupancy{this});
         } else if constexpr (requires(std::span<const std::uint8_t> b) {
                           fab_.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, scratch_route_.data(), b);
                       }) {
-            len = failures_.any() ? fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
-                                                                scratch_route_.data(), failures_.flags())
-                                  : fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice,
-                                                                scratch_route_.data());
+            len = failures_.any() ? fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data(),
+                                                                failures_.flags())
+                                  : fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data());
         } else {
-            len = fab_.routing().select_route(topo, NodeId{pk.src}, NodeId{pk.dst}, pk.choice, scratch_route_.data());
+            len = fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data());
         }
         if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
             len = 0;
@@ -206,7 +220,7 @@ protected:
         InputVc& v = in_[ivc];
         const Packet& pk = packets_[id];
         if (hop >= pk.route_len) {
-            v.out_port = static_cast<std::uint16_t>(LOCAL);
+            v.out_port = static_cast<std::uint16_t>(port_of_terminal(pk.dst));
             v.out_vc = 0;
         } else {
             const RouteStep& s = routes_.step(pk.route_slot, hop);
@@ -222,8 +236,8 @@ protected:
 
     /// The flit at the front of an input VC (network port or source queue).
     [[nodiscard]] Flit front(std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
-        if (port == LOCAL) {
-            const std::uint32_t id = sources_.front(node, vc);
+        if (port >= LOCAL) {
+            const std::uint32_t id = sources_.front(terminal_at(node, port), vc);
             return Flit{id, packets_[id].sent, 0};
         }
         return in_.front(in_.index(node, port, vc));
@@ -334,12 +348,14 @@ protected:
     const Fab& fab_;
     CycleConfig cfg_;
     Links links_;
-    std::uint32_t nodes_ = 0;
+    std::uint32_t nodes_ = 0;      // routers
+    std::uint32_t per_node_ = 1;   // terminals a router (at most TM)
+    std::uint32_t terminals_ = 0;  // nodes_ * per_node_: where traffic starts and ends
     std::uint32_t max_hops_ = 0;
     std::uint64_t source_packet_cap_ = 0;  // packets the source queues may hold within the memory limit
     std::uint32_t buffer_ = 0;
     std::uint64_t wheel_size_ = 1;
-    InputBuffers<P, V> in_;
+    InputBuffers<P, V, TM> in_;
     std::vector<std::uint32_t> owner_;  // per output VC (an input VC index): the input VC holding it
     std::vector<std::uint32_t> va_rr_;
     std::vector<typename F::sender_vc> sender_;      // per (channel, vc)
@@ -364,7 +380,7 @@ protected:
     std::vector<Hop> scratch_route_;
     LatencyHistogram latency_hist_, network_hist_, message_hist_, transaction_hist_;
     RingQueue<PendingReply> replies_;         // with request_reply, in the order (and cycles) they are due
-    std::vector<std::uint32_t> outstanding_;  // with max_outstanding: per node, requests awaiting their reply
+    std::vector<std::uint32_t> outstanding_;  // with max_outstanding: per terminal, requests awaiting their reply
     CycleResult res_;  // counted into as the run goes
     std::uint64_t in_flight_links_ = 0;
     std::uint64_t buffered_ = 0;

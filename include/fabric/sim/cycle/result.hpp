@@ -51,8 +51,9 @@ struct LatencySummary {
     }
 };
 
-/// One node's share of a run (CycleConfig::node_statistics): flits in the
-/// window, and the measured packets delivered, by source and by destination.
+/// One terminal's share of a run (CycleConfig::node_statistics; a terminal is a
+/// node unless the topology is concentrated): flits in the window, and the
+/// measured packets delivered, by source and by destination.
 struct NodeCounters {
     std::uint64_t flits_offered = 0;     // created here
     std::uint64_t flits_injected = 0;    // left this node's source queues
@@ -66,8 +67,8 @@ struct NodeCounters {
 /// One traffic class's share of a run (CycleConfig::class_priority): its load
 /// in the window and its measured packets (replies included, with request_reply).
 struct ClassResult {
-    double offered = 0;   // flits/cycle/node of this class created in the window
-    double accepted = 0;  // flits/cycle/node of this class ejected in the window
+    double offered = 0;   // flits/cycle/terminal of this class created in the window
+    double accepted = 0;  // flits/cycle/terminal of this class ejected in the window
     LatencySummary latency;
     std::uint64_t measured_packets = 0;
     std::uint64_t measured_delivered = 0;
@@ -75,9 +76,11 @@ struct ClassResult {
     std::uint64_t flits_ejected_in_window = 0;
 };
 
+/// Loads are per terminal: per node unless the topology is concentrated
+/// (terminals_per_node > 1; Concentrated).
 struct CycleResult {
-    double offered = 0;         // flits/cycle/node created during the window
-    double accepted = 0;        // flits/cycle/node ejected during the window
+    double offered = 0;         // flits/cycle/terminal created during the window
+    double accepted = 0;        // flits/cycle/terminal ejected during the window
     LatencySummary latency;     // creation to tail ejection, measured packets
     LatencySummary network_latency;  // head leaving the source queue to tail ejection
     double hops_mean = 0;
@@ -134,10 +137,11 @@ struct CycleResult {
     /// latency, from the request's creation to the reply's delivery.
     std::uint64_t replies_delivered = 0;
     LatencySummary transaction_latency;
-    std::uint64_t misdelivered = 0;    // packets ejected at a node other than their destination (must be 0)
+    std::uint64_t misdelivered = 0;    // packets ejected at a terminal other than their destination (must be 0)
     std::size_t ports_per_node = 0;
+    std::size_t terminals_per_node = 1;
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
-    std::vector<NodeCounters> nodes;          // per node, with CycleConfig::node_statistics
+    std::vector<NodeCounters> nodes;          // per terminal, with CycleConfig::node_statistics
     std::vector<ClassResult> classes;         // per traffic class, with CycleConfig::class_priority
     std::optional<DeadlockReport> deadlock;
 

@@ -89,7 +89,7 @@ protected:
         auto switch_request = [&](std::uint32_t port, std::uint32_t vc, const InputVc& v) {
             if (v.state != VcState::active) return;
             if (v.ready > now) return later(v.ready);
-            if (failures_.any() && v.out_port != LOCAL && failures_.broken(static_cast<std::size_t>(n) * P + v.out_port)) {
+            if (failures_.any() && v.out_port < LOCAL && failures_.broken(static_cast<std::size_t>(n) * P + v.out_port)) {
                 transfer(n, port, vc, now, exit_delay, /*drop=*/true);  // its link is gone: dropped, reported
                 return later(now + 1);
             }
@@ -103,7 +103,7 @@ protected:
             InputVc& v = vcs[port * V + vc];
             if (v.state == VcState::waiting_vc) {
                 if (v.ready > now) return later(v.ready);
-                if (v.out_port == LOCAL) {  // ejection: no virtual channel to hold
+                if (v.out_port >= LOCAL) {  // ejection: no virtual channel to hold
                     v.state = VcState::active;
                     v.ready = now + pd.vc_allocation;
                     later(v.ready);
@@ -185,7 +185,7 @@ protected:
         for (std::size_t i = 0; i < granted; ++i) {
             const std::uint32_t port = just_granted_[i] / V, vc = just_granted_[i] % V;
             const InputVc& v = in_[base + just_granted_[i]];
-            if (failures_.any() && v.out_port != LOCAL && failures_.broken(static_cast<std::size_t>(n) * P + v.out_port))
+            if (failures_.any() && v.out_port < LOCAL && failures_.broken(static_cast<std::size_t>(n) * P + v.out_port))
                 continue;  // dropped when it bids normally
             if (port_free_[static_cast<std::size_t>(n) * NP + v.out_port] > now + exit_delay) continue;
             if (output_ready(n, port, vc, v)) speculative_.request(port, vc, v.out_port);
@@ -215,7 +215,7 @@ protected:
     /// (the switch output's own availability is checked by the caller): room in
     /// the output queue, or what the link's flow control says.
     [[nodiscard]] bool output_ready(std::uint32_t n, std::uint32_t port, std::uint32_t vc, const InputVc& v) const {
-        if (v.out_port == LOCAL) return true;
+        if (v.out_port >= LOCAL) return true;
         const std::size_t channel = static_cast<std::size_t>(n) * P + v.out_port;
         if (out_.enabled()) return !out_.full(channel * V + v.out_vc);
         return flow_allows(channel * V + v.out_vc, [&] { return front(n, port, vc); });
@@ -237,12 +237,12 @@ protected:
         if constexpr (Base::adaptive) --Base::backlog_[static_cast<std::size_t>(n) * NP + v.out_port];
 
         // Out of the input buffer.
-        if (port == LOCAL) {
+        if (port >= LOCAL) {
             if (f.index == 0) pk.injected = now;
             ++pk.sent;
             ++res_.flits_injected;
-            if (!res_.nodes.empty() && cfg_.in_window(now)) ++res_.nodes[n].flits_injected;
-            if (tail && sources_.pop(n, vc)) in_.mark(iv, false);
+            if (!res_.nodes.empty() && cfg_.in_window(now)) ++res_.nodes[pk.src].flits_injected;
+            if (tail && sources_.pop(pk.src, vc)) in_.mark(iv, false);
         } else {
             in_.pop(iv);
             --buffered_;
@@ -258,10 +258,10 @@ protected:
         if (drop) {
             cut_packet(f.packet, f.index);
             drop_flit(f.packet);
-        } else if (v.out_port == LOCAL) {  // one flit a cycle: with output speedup, a second waits its turn
+        } else if (v.out_port >= LOCAL) {  // one flit a cycle: with output speedup, a second waits its turn
             const std::uint64_t out = std::max(leaves, port_free);
             port_free = out + 1;
-            eject(n, f, pk, out + cfg_.ejection_latency);
+            eject(n, this->terminal_at(n, v.out_port), f, pk, out + cfg_.ejection_latency);
         } else if (out_.enabled()) {
             out_.push(n, (static_cast<std::size_t>(n) * P + v.out_port) * V + v.out_vc, f, leaves);
             ++buffered_;
@@ -272,7 +272,7 @@ protected:
 
         // The input VC after this flit.
         if (tail) {
-            if (v.out_port != LOCAL) owner_[in_.index(n, v.out_port, v.out_vc)] = cfg_.wait_for_tail_credit ? tail_pending
+            if (v.out_port < LOCAL) owner_[in_.index(n, v.out_port, v.out_vc)] = cfg_.wait_for_tail_credit ? tail_pending
                                                                                                             : none;
             v.state = VcState::idle;
             if (in_.has_front(iv)) {
@@ -281,7 +281,7 @@ protected:
                 // has crossed the injection channel).
                 const Flit next = front(n, port, vc);
                 std::uint64_t from = now + cfg_.head_turnaround;
-                if (port == LOCAL) {
+                if (port >= LOCAL) {
                     write_route(next.packet);
                     from = std::max(from, packets_[next.packet].created + cfg_.injection_latency);
                 }

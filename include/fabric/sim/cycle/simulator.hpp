@@ -115,8 +115,9 @@ public:
         detail::require(loads.size() == this->classes_.count(), "give one load per traffic class: the configuration "
                         "has ", this->classes_.count(), " classes (CycleConfig::class_priority), the run ", loads.size(),
                         " loads");
-        detail::require(pattern.task_count() == nodes_, "the cycle kernel runs one task per node: the pattern has ",
-                        pattern.task_count(), " tasks, the topology ", nodes_, " nodes");
+        detail::require(pattern.task_count() == this->terminals_, "the cycle kernel runs one task per terminal: the "
+                        "pattern has ", pattern.task_count(), " tasks, the topology ", this->terminals_, " terminals (",
+                        nodes_, " routers of ", this->per_node_, ")");
         std::uint32_t largest = 1;
         for (const OfferedLoad& load : loads) {
             load.sizes.validate();
@@ -130,11 +131,11 @@ public:
         if (burst.enabled()) {
             std::vector<cycle::OnOffArrivals> arrivals;
             for (const OfferedLoad& load : loads)
-                arrivals.emplace_back(nodes_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
+                arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
             return run_arrivals(sampler, arrivals, loads);
         }
         std::vector<cycle::BernoulliArrivals> arrivals;
-        for (const OfferedLoad& load : loads) arrivals.emplace_back(nodes_, load.rate / load.sizes.mean());
+        for (const OfferedLoad& load : loads) arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean());
         return run_arrivals(sampler, arrivals, loads);
     }
 
@@ -142,7 +143,7 @@ public:
     CycleResult run_trace(std::span<const TraceMessage> trace) {
         detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
                         "trace run ends with its trace: set sampling.sample_period to 0");
-        check_switching(cycle::validate_trace(trace, nodes_, this->classes_.count()));
+        check_switching(cycle::validate_trace(trace, this->terminals_, this->classes_.count()));
         std::size_t next = 0;
         const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
         return simulate(last, [&](std::uint64_t now, Random& rng) {
@@ -238,14 +239,15 @@ private:
         this->note_created(id, queue);
         if (pk.measured && !answers) ++res_.measured_packets;  // a reply was counted with its request
         if (cfg_.in_window(now)) res_.flits_created_in_window += size;
+        const std::uint32_t router = this->router_of(src);
         if (sources_.push(src, queue, id)) {
-            const std::size_t iv = in_.index(src, LOCAL, queue);
+            const std::size_t iv = in_.index(router, this->port_of_terminal(src), queue);
             write_route(id);
             start_head(iv, id, 0, now + cfg_.injection_latency);
             in_.mark(iv, true);
-            activate(src, in_[iv].ready);
+            activate(router, in_[iv].ready);
         } else {
-            activate(src, wake_[src]);
+            activate(router, wake_[router]);
         }
     }
 
@@ -298,7 +300,7 @@ private:
             this->deliver_events(now);
             this->step_routers(now);
             if (sampled_.due(cfg_, now + 1)) {
-                if (!sampled_.period_over(now + 1, nodes_, cfg_, res_)) {
+                if (!sampled_.period_over(now + 1, this->terminals_, cfg_, res_)) {
                     res_.drained = false;  // unstable: reported saturated, not drained
                     break;
                 }
@@ -307,7 +309,7 @@ private:
             const bool measured_in = res_.measured_accounted();
             if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
             if (now + 1 >= stop ||
-                (!trace_end && now >= window_end && sources_.packets() > cfg_.max_queued_per_node * nodes_)) {
+                (!trace_end && now >= window_end && sources_.packets() > cfg_.max_queued_per_node * this->terminals_)) {
                 res_.drained = measured_in && !(trace_end && !empty());
                 break;
             }
@@ -344,7 +346,7 @@ private:
         // A run stopped early (the memory limit) measured only part of its window.
         const auto window = static_cast<double>(std::max<std::uint64_t>(
             1, std::min(cfg_.measure, cycles > cfg_.warmup ? cycles - cfg_.warmup : 0)));
-        const double window_node_cycles = window * nodes_;
+        const double window_node_cycles = window * this->terminals_;  // per terminal (a node, unless concentrated)
         res_.offered = static_cast<double>(res_.flits_created_in_window) / window_node_cycles;
         res_.accepted = static_cast<double>(res_.flits_ejected_in_window) / window_node_cycles;
         res_.saturated = !res_.drained || res_.accepted < 0.95 * res_.offered;
@@ -357,6 +359,7 @@ private:
         res_.message_latency = LatencySummary::of(message_hist_);
         res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
         res_.ports_per_node = P;
+        res_.terminals_per_node = this->per_node_;
         res_.classes = this->classes_.finish(window_node_cycles);
         res_.channel_utilisation.resize(sent_in_window_.size());
         for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
