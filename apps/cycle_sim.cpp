@@ -23,11 +23,12 @@ using namespace fabric;
 using fabric_apps::RunSettings;
 namespace cs = fabric_apps::cycle_sim;
 
-/// The node grid the patterns see: the extents of a torus or mesh, n extents of 2
-/// for a hypercube, (a routers, g groups) for a dragonfly.
+/// The grid of terminals the patterns see: the extents of a torus or mesh, n extents
+/// of 2 for a hypercube, (a p terminals, g groups) for a dragonfly.
 std::vector<long long> node_grid(const RunSettings& s) {
     if (s.topology == "hypercube") return std::vector<long long>(s.n, 2);
-    if (s.topology == "dragonfly") return {s.a, static_cast<long long>(Dragonfly<64>(s.a, s.h, s.g).groups())};
+    if (s.topology == "dragonfly")
+        return {static_cast<long long>(s.a) * s.p, static_cast<long long>(Dragonfly<64>(s.a, s.h, s.g).groups())};
     return s.dims;
 }
 
@@ -42,6 +43,8 @@ std::string pattern_name(const RunSettings& s) {
 }
 
 int simulate(const RunSettings& s) {
+    detail::require(s.p == 1 || s.topology == "dragonfly", "p: terminals per router are an option of the dragonfly "
+                    "here; a ", s.topology, " has one a router (leave out --p)");
     const NamedPattern pattern = NamedPattern::make(pattern_name(s), node_grid(s), s.seeds.empty() ? 1 : s.seeds.front());
     if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
@@ -78,6 +81,7 @@ int main(int argc, char** argv) {
             app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
+            app.add_option("--p,--terminals", s.p, "dragonfly: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
                            "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
@@ -89,7 +93,7 @@ int main(int argc, char** argv) {
             app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "
                            "with probability ALPHA a cycle, on -> off with BETA; the mean stays --rate");
             app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: group i to group i + 1)")->capture_default_str();
-            app.add_option("--rate", s.rate, "offered load, flits/cycle/node (Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
+            app.add_option("--rate", s.rate, "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
             app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
             app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
                            "run uses the first")->check(fabric_apps::any_seed())->delimiter(',')->capture_default_str();

@@ -22,6 +22,7 @@ struct RunSettings {
     std::uint32_t a = 4;                     // dragonfly: routers per group
     std::uint32_t h = 2;                     // dragonfly: global ports per router
     std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
+    std::uint32_t p = 1;                     // dragonfly: terminals per router (concentration), 1 to 4
     std::string routing = "dor";             // torus, mesh: dor (ties split) | dor-positive; hypercube: ecube | dor; dragonfly: min | val | ugal-l | ugal-g
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
@@ -93,7 +94,7 @@ struct RunSettings {
     }
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, a, h, g, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,

@@ -1,22 +1,34 @@
-// cycle_sim on a dragonfly of routers (Kim et al.; topology/dragonfly.hpp, one
-// terminal per router) under minimal routing (2 VCs on local links, 1 on global
-// ones), Valiant's or UGAL-L / UGAL-G (3 and 2). Two port-slot sizes, so that a small dragonfly's
-// routers do not scan empty ports.
+// cycle_sim on a dragonfly (Kim et al.; topology/dragonfly.hpp) under minimal
+// routing (2 VCs on local links, 1 on global ones), Valiant's or UGAL-L / UGAL-G
+// (3 and 2). Two port-slot sizes, so that a small dragonfly's routers do not scan
+// empty ports; with p > 1 terminals a router (--p), the 16-slot routers concentrated
+// up to 4 (topology/concentrated.hpp).
 #include "run.hpp"
 
 namespace fabric_apps::cycle_sim {
 namespace {
 
-template <std::size_t Ports, class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
+template <std::size_t Ports, class Routing, std::size_t LocalVcs, std::size_t GlobalVcs, std::size_t Terminals = 1>
 int with_ports(const RunSettings& s, const NamedPattern& pattern) {
-    using T = Dragonfly<Ports, BasicLink<LocalVcs>, BasicLink<GlobalVcs>>;
+    using Routers = Dragonfly<Ports, BasicLink<LocalVcs>, BasicLink<GlobalVcs>>;
     const Credit flow = credit_flow(s);
-    const Fabric<T, Routing> net(T(s.a, s.h, s.g), {}, flow);
-    return simulate_on(net, s, pattern);
+    if constexpr (Terminals == 1) {
+        const Fabric<Routers, Routing> net(Routers(s.a, s.h, s.g), {}, flow);
+        return simulate_on(net, s, pattern);
+    } else {
+        using T = Concentrated<Routers, Terminals>;
+        const Fabric<T, Routing> net(T(Routers(s.a, s.h, s.g), s.p), {}, flow);
+        return simulate_on(net, s, pattern);
+    }
 }
 
 template <class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
 int with_routing(const RunSettings& s, const NamedPattern& pattern) {
+    if (s.p > 1) {
+        detail::require(s.a - 1 + s.h <= 16, "p: more than one terminal a router is built for routers of at most 16 "
+                        "ports (a - 1 + h <= 16); got a = ", s.a, ", h = ", s.h);
+        return with_ports<16, Routing, LocalVcs, GlobalVcs, 4>(s, pattern);
+    }
     return s.a - 1 + s.h <= 16 ? with_ports<16, Routing, LocalVcs, GlobalVcs>(s, pattern)
                                : with_ports<64, Routing, LocalVcs, GlobalVcs>(s, pattern);
 }

@@ -80,8 +80,8 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
     if (s.json) {
         std::cout << experiment::to_json(r).dump(1) << '\n';
     } else {
-        std::printf("offered %.4f accepted %.4f flits/cycle/node; latency mean %.2f p50 %llu p99 %llu cycles; "
-                    "hops %.2f; %s\n", r.offered, r.accepted, r.latency.mean,
+        std::printf("offered %.4f accepted %.4f flits/cycle/%s; latency mean %.2f p50 %llu p99 %llu cycles; "
+                    "hops %.2f; %s\n", r.offered, r.accepted, r.terminals_per_node > 1 ? "terminal" : "node", r.latency.mean,
                     static_cast<unsigned long long>(r.latency.p50), static_cast<unsigned long long>(r.latency.p99),
                     r.hops_mean,
                     r.source_limit_reached ? "saturated: the source queues reached the memory limit, run stopped"

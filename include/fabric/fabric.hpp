@@ -23,6 +23,7 @@
 #include <fabric/link/qcdoc_scu.hpp>
 
 #include <fabric/topology/benes.hpp>
+#include <fabric/topology/concentrated.hpp>
 #include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/hypercube.hpp>

@@ -95,6 +95,8 @@ inline nlohmann::json to_json(const CycleResult& r) {
                           {"latency_max", r.latency.max},
                           {"network_latency_mean", r.network_latency.mean},
                           {"hops_mean", r.hops_mean},
+                          {"terminals", r.terminals},
+                          {"terminals_per_node", r.terminals_per_node},
                           {"cycles", r.cycles},
                           {"window_start", r.window_start},
                           {"window_cycles", r.window_cycles},

@@ -140,6 +140,7 @@ struct CycleResult {
     std::uint64_t misdelivered = 0;    // packets ejected at a terminal other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::size_t terminals_per_node = 1;
+    std::size_t terminals = 0;  // where traffic starts and ends: routers x terminals_per_node
     std::vector<double> channel_utilisation;  // per channel slot: flits per cycle in the window
     std::vector<NodeCounters> nodes;          // per terminal, with CycleConfig::node_statistics
     std::vector<ClassResult> classes;         // per traffic class, with CycleConfig::class_priority

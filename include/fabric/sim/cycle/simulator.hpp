@@ -360,6 +360,7 @@ private:
         res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
         res_.ports_per_node = P;
         res_.terminals_per_node = this->per_node_;
+        res_.terminals = this->terminals_;
         res_.classes = this->classes_.finish(window_node_cycles);
         res_.channel_utilisation.resize(sent_in_window_.size());
         for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
