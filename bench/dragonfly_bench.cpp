@@ -21,6 +21,7 @@ using namespace fabric;
 
 struct Rate {
     double node_cycles_per_second;
+    double flit_moves_per_second;  // flits through a switch: the kernel's work, whatever the load a router
     CycleResult result;
 };
 
@@ -34,14 +35,16 @@ Rate measure(const Net& net, std::uint64_t cycles) {
     const auto start = std::chrono::steady_clock::now();
     const CycleResult r = simulate_cycles(net, UniformTraffic(terminals), 0.1, PacketSizes::fixed(1), cfg);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return {static_cast<double>(r.cycles) * static_cast<double>(nodes) / s, r};
+    return {static_cast<double>(r.cycles) * static_cast<double>(nodes) / s, static_cast<double>(r.flit_moves) / s, r};
 }
 
 void print(const char* network, const char* routing, const Rate& r, double goal) {
     std::printf("{\"bench\": \"dragonfly\", \"network\": \"%s\", \"routing\": \"%s\", \"rate\": 0.10, \"packet_flits\": 1, "
-                "\"terminals\": %zu, \"cycles\": %llu, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, \"accepted\": %.4f, "
+                "\"terminals\": %zu, \"cycles\": %llu, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, "
+                "\"flit_moves_per_second\": %.3g, \"accepted\": %.4f, "
                 "\"latency_mean\": %.2f, \"hops_mean\": %.2f, \"peak_rss_MiB\": %.1f}\n",
                 network, routing, r.result.terminals, static_cast<unsigned long long>(r.result.cycles), r.node_cycles_per_second, goal,
+                r.flit_moves_per_second,
                 r.result.accepted, r.result.latency.mean, r.result.hops_mean, fabric_bench::peak_rss_mib());
 }
 

@@ -14,6 +14,7 @@
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/sim/cycle.hpp>
+#include <fabric/sim/link_load.hpp>
 #include <fabric/topology/concentrated.hpp>
 #include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/torus.hpp>
@@ -162,4 +163,22 @@ TEST_CASE("concentration: a dragonfly of 2 terminals a router runs conserved, an
     CHECK(r.accepted == doctest::Approx(0.2).epsilon(0.1));
     CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(36), 0.2), doctest::Contains("one task per terminal"),
                          config_error);
+}
+
+TEST_CASE("concentration in the flow kernel: the dragonfly's worst case carries 1/(a p) a terminal, worked by hand") {
+    // a = 4, h = 2, p = 2: group G's 8 terminals send 1 unit each to group G + 1, all
+    // over the one G -> G + 1 global link: a load of a p = 8, so a terminal can
+    // inject 1/8 (Kim et al.'s 1/(a p)). Uniform: a global link carries a^2 p^2 / N
+    // = 64/72 of a unit, twice the one-terminal figure 16/36 as each router sends twice.
+    using Df = Concentrated<Dragonfly<5>, 2>;
+    const Fabric<Df, DragonflyMinimal> fab{Df(Dragonfly<5>(4, 2))};
+    const auto worst = link_load(fab, GroupShiftTraffic(8, 9));
+    CHECK(worst.link_class(Dragonfly<5>::global_class).max_load == doctest::Approx(8.0));
+    const double global_bandwidth = worst.link_class(Dragonfly<5>::global_class).bandwidth.count;
+    CHECK(worst.bottleneck() == Dragonfly<5>::global_class);
+    CHECK(worst.throughput_per_task() == doctest::Approx(global_bandwidth / 8));  // per terminal
+    CHECK(worst.throughput() == doctest::Approx(2 * global_bandwidth / 8));      // per router of 2
+    const auto uniform = link_load(fab, UniformTraffic(72));
+    CHECK(uniform.link_class(Dragonfly<5>::global_class).max_load == doctest::Approx(64.0 / 72));
+    CHECK_THROWS_WITH_AS(link_load(fab, UniformTraffic(36)), doctest::Contains("one task per terminal"), config_error);
 }

@@ -45,8 +45,9 @@ struct ClassLoad {
 /// The result of the kernel: every channel's load, and the per-class summary.
 class LinkLoads {
 public:
-    LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes)
-        : ports_(ports_per_node), loads_(std::move(loads)), classes_(std::move(classes)) {
+    LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes,
+              double tasks_per_node = 1)
+        : ports_(ports_per_node), loads_(std::move(loads)), classes_(std::move(classes)), tasks_(tasks_per_node) {
         // Ties (equal within rounding) go to the class listed last: on PERCS, D
         // before LR before LL, as the mapping paper's tables name them.
         for (std::size_t c = 1; c < classes_.size(); ++c)
@@ -65,6 +66,9 @@ public:
     [[nodiscard]] std::size_t bottleneck() const { return bottleneck_; }
     /// GB/s per node: the smallest class throughput.
     [[nodiscard]] double throughput() const { return classes_[bottleneck_].throughput; }
+    /// GB/s per task (per terminal, on a concentrated topology): throughput() / tasks_per_node().
+    [[nodiscard]] double throughput_per_task() const { return throughput() / tasks_; }
+    [[nodiscard]] double tasks_per_node() const { return tasks_; }
     [[nodiscard]] double max_load() const {
         double m = 0;
         for (const auto& c : classes_) m = c.max_load > m ? c.max_load : m;
@@ -76,6 +80,7 @@ private:
     std::vector<double> loads_;
     std::vector<ClassLoad> classes_;
     std::size_t bottleneck_ = 0;
+    double tasks_ = 1;
 };
 
 namespace detail {
@@ -103,7 +108,7 @@ LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double task
     }
     for (auto& cls : classes)
         if (cls.max_load > 0) cls.throughput = tasks_per_node * cls.bandwidth.count / cls.max_load;
-    return LinkLoads(T::ports_per_node, std::move(loads), std::move(classes));
+    return LinkLoads(T::ports_per_node, std::move(loads), std::move(classes), tasks_per_node);
 }
 
 }  // namespace detail
@@ -130,10 +135,17 @@ LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement
     else throw std::logic_error("fabric: not a flow-kernel fabric");  // not reached: the check above refuses it
 }
 
-/// Loads of `pattern` on `fab`, task i on node i (the pattern must have one task per node).
+/// Loads of `pattern` on `fab`, tasks placed blocked (task i on node i / (tasks /
+/// nodes)). On a concentrated topology the pattern has one task per terminal, and
+/// task t is terminal t, on router t / p; throughputs are then per terminal.
 template <class Fab, TrafficPattern P>
 LinkLoads link_load(const Fab& fab, const P& pattern) {
     detail::check_flow_kernel_fabric<Fab>();
+    if constexpr (ConcentratedTopology<typename Fab::topology_type>) {
+        const auto terminals = fab.topology().node_count() * terminals_per_node(fab.topology());
+        detail::require(pattern.task_count() == terminals, "link_load runs one task per terminal: the pattern has ",
+                        pattern.task_count(), " tasks, the topology ", terminals, " terminals");
+    }
     if constexpr (FlowKernelFabric<Fab>)
         return detail::flow_kernel(fab, pattern, Placement::blocked(pattern.task_count(), fab.topology().node_count()));
     else throw std::logic_error("fabric: not a flow-kernel fabric");
