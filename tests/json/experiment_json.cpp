@@ -20,7 +20,7 @@ TEST_CASE("to_json: fields, units and a round trip through text") {
     const std::vector<LoadPoint> curve{p};
     const auto j = to_json(std::span<const LoadPoint>(curve));
     CHECK(j["units"]["latency_p99"] == "cycles");
-    CHECK(j["units"]["offered"] == "flits/cycle/node");
+    CHECK(j["units"]["offered"] == "flits/cycle/terminal");
     CHECK_FALSE(j["units"].contains("runs"));
     const auto back = nlohmann::json::parse(j.dump());
     CHECK(back["points"][0]["accepted"].get<double>() == 0.2998);

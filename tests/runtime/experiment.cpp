@@ -117,7 +117,7 @@ TEST_CASE("write_csv: a header of name[unit] columns and one row per point") {
     std::getline(in, row);
     std::getline(in, extra);
     CHECK_FALSE(std::getline(in, none));
-    CHECK(header == "offered[flits/cycle/node],accepted[flits/cycle/node],accepted_ci95[flits/cycle/node],"
+    CHECK(header == "offered[flits/cycle/terminal],accepted[flits/cycle/terminal],accepted_ci95[flits/cycle/terminal],"
                     "latency_mean[cycles],latency_mean_ci95[cycles],latency_p50[cycles],latency_p50_ci95[cycles],"
                     "latency_p99.9[cycles],latency_p99.9_ci95[cycles],hops[links],hops_ci95[links],runs,"
                     "saturated_runs,deadlocked_runs");

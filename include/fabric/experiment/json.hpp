@@ -74,7 +74,7 @@ inline nlohmann::json to_json(const Saturation& s) {
     return j;
 }
 
-/// One run's figures: loads in flits/cycle/node, latencies in cycles (creation to
+/// One run's figures: loads in flits/cycle/terminal, latencies in cycles (creation to
 /// tail ejection; network: from leaving the source queue), the conservation
 /// counts, the per-class figures (an empty list without traffic classes), and the
 /// deadlock report (null when none).

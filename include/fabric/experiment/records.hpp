@@ -28,7 +28,7 @@ inline std::string percentile_name(double q) {
 /// the run counts are std::uint64_t.
 template <class F>
 void for_each_field(const LoadPoint& p, F&& f) {
-    constexpr std::string_view load = "flits/cycle/node", cycles = "cycles";
+    constexpr std::string_view load = "flits/cycle/terminal", cycles = "cycles";
     auto estimate = [&](const std::string& name, std::string_view unit, const Estimate& e) {
         f(name, unit, e.mean);
         f(name + "_ci95", unit, e.half_width);

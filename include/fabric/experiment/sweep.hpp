@@ -2,7 +2,7 @@
 // script by hand. A LoadPoint holds, for one offered load, the mean and 95%
 // confidence interval over the seeds of what the runs accepted and of their
 // latencies (mean and chosen percentiles of the exact histogram), and how many
-// runs were saturated or deadlocked. Units: loads in flits/cycle/node, latencies
+// runs were saturated or deadlocked. Units: loads in flits/cycle/terminal (a node unless the topology is concentrated), latencies
 // in cycles (creation to tail ejection), hops in links.
 #pragma once
 
@@ -47,7 +47,7 @@ struct SweepSettings {
 
 struct LoadPoint {
     double offered = 0;  // the load asked for
-    Estimate accepted;   // flits/cycle/node ejected in the window
+    Estimate accepted;   // flits/cycle/terminal ejected in the window
     Estimate latency;    // mean latency of a run
     std::vector<double> percentiles;        // which (fractions)
     std::vector<Estimate> latency_percentile;  // one per entry of `percentiles`

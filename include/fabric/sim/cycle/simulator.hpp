@@ -95,7 +95,7 @@ class CycleSimulator<Fab, A> : cycle::DeadlockSearch<Fab, A> {
 public:
     explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : Base(fabric, std::move(config)) {}
 
-    /// Bernoulli injection at `rate` flits/cycle/node (on/off when
+    /// Bernoulli injection at `rate` flits/cycle/terminal (on/off when
     /// CycleConfig::on_off asks for it), destinations from `pattern` (one task per
     /// node), packet sizes from `sizes`.
     template <TrafficPattern Pattern>
@@ -122,7 +122,7 @@ public:
         for (const OfferedLoad& load : loads) {
             load.sizes.validate();
             detail::require(load.rate >= 0 && load.rate <= load.sizes.mean(), "offered load must be in [0, mean "
-                            "packet size = ", load.sizes.mean(), "] flits/cycle/node; got ", load.rate);
+                            "packet size = ", load.sizes.mean(), "] flits/cycle/terminal; got ", load.rate);
             largest = std::max(largest, load.sizes.max());
         }
         check_switching(largest);
