@@ -63,9 +63,11 @@ concept CycleTopology = Topology<T> && requires(const T& topo, NodeId node, Port
 
 /// A topology whose routers each serve several terminals (concentration): at most
 /// `max_terminals_per_node` (a compile-time bound, the kernels size their ports by
-/// it), `terminals_per_node()` in this instance, the same at every router. Terminal
-/// t of router n is terminal n * terminals_per_node() + t. A topology that says
-/// nothing has one terminal a router, and its terminals are its nodes.
+/// it), `terminals_per_node()` = p in this instance. Terminal t is on router t / p, the
+/// (t mod p)-th there. Terminals fill the routers in order: with an optional
+/// `terminal_count()` below node_count() * p, the routers past the last terminal's
+/// have none (a fat tree's switches above its leaves). A topology that says nothing
+/// has one terminal a router, and its terminals are its nodes.
 template <class T>
 concept ConcentratedTopology = Topology<T> && requires(const T& topo) {
     { T::max_terminals_per_node } -> std::convertible_to<std::size_t>;
@@ -94,7 +96,17 @@ struct router_network<T> {
 template <class T>
 using router_network_t = typename router_network<T>::type;
 
-/// The terminals each router of `topo` serves.
+/// The terminals of `topo` (nodes x terminals a node, unless it says fewer).
+template <Topology T>
+[[nodiscard]] constexpr std::size_t terminal_count(const T& topo) {
+    if constexpr (requires { topo.terminal_count(); }) return static_cast<std::size_t>(topo.terminal_count());
+    else if constexpr (ConcentratedTopology<T>)
+        return static_cast<std::size_t>(topo.node_count()) * static_cast<std::size_t>(topo.terminals_per_node());
+    else return static_cast<std::size_t>(topo.node_count());
+}
+
+/// The terminals each router of `topo` serves (the most: routers past the last
+/// terminal serve none).
 template <Topology T>
 [[nodiscard]] constexpr std::size_t terminals_per_node(const T& topo) {
     if constexpr (ConcentratedTopology<T>) return static_cast<std::size_t>(topo.terminals_per_node());

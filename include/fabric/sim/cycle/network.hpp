@@ -86,7 +86,11 @@ protected:
         per_node_ = static_cast<std::uint32_t>(terminals_per_node(fab_.topology()));
         detail::require(per_node_ >= 1 && per_node_ <= TM, "the topology says ", per_node_, " terminals a router; its "
                         "type bounds them to 1 to ", TM);
-        terminals_ = nodes_ * per_node_;
+        const std::size_t terminals = terminal_count(fab_.topology());
+        detail::require(terminals >= 1 && terminals <= std::size_t{nodes_} * per_node_ && terminals % per_node_ == 0,
+                        "the topology says ", terminals, " terminals; they must fill whole routers of ", per_node_,
+                        " from router 0, at most ", std::size_t{nodes_} * per_node_);
+        terminals_ = static_cast<std::uint32_t>(terminals);
         buffer_ = fab_.flow().buffer_flits();
         const std::uint64_t frame = Frames::frame(fab_.flow());
         const std::uint64_t longest = std::max<std::uint64_t>(
@@ -350,7 +354,7 @@ protected:
     Links links_;
     std::uint32_t nodes_ = 0;      // routers
     std::uint32_t per_node_ = 1;   // terminals a router (at most TM)
-    std::uint32_t terminals_ = 0;  // nodes_ * per_node_: where traffic starts and ends
+    std::uint32_t terminals_ = 0;  // where traffic starts and ends: per_node_ on each router from 0
     std::uint32_t max_hops_ = 0;
     std::uint64_t source_packet_cap_ = 0;  // packets the source queues may hold within the memory limit
     std::uint32_t buffer_ = 0;
