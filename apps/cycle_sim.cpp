@@ -1,5 +1,5 @@
 // cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a HyperX, a
-// hypercube or a dragonfly from the command line
+// hypercube, a dragonfly or a fat tree from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
 // several seeds per point (CSV or JSON with 95% confidence intervals).
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
@@ -24,9 +24,11 @@ using fabric_apps::RunSettings;
 namespace cs = fabric_apps::cycle_sim;
 
 /// The grid of terminals the patterns see: the extents of a torus or mesh, n extents
-/// of 2 for a hypercube, (a p terminals, g groups) for a dragonfly.
+/// of 2 for a hypercube, (a p terminals, g groups) for a dragonfly, n digits of k
+/// for a k-ary n-tree.
 std::vector<long long> node_grid(const RunSettings& s) {
     if (s.topology == "hypercube") return std::vector<long long>(s.n, 2);
+    if (s.topology == "fattree") return std::vector<long long>(s.n, s.k);
     if (s.topology == "dragonfly")
         return {static_cast<long long>(s.a) * s.p, static_cast<long long>(Dragonfly<64>(s.a, s.h, s.g).groups())};
     return s.dims;
@@ -49,7 +51,9 @@ int simulate(const RunSettings& s) {
     if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
     if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern);
-    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube, hyperx or dragonfly; got '",
+    if (s.topology == "fattree") return cs::simulate_fat_tree(s, pattern);
+    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube, hyperx, dragonfly "
+                    "or fattree; got '",
                     s.topology, "'");
     detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
                     "dor-positive; got '", s.routing, "'");
@@ -71,19 +75,21 @@ int main(int argc, char** argv) {
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
-        "HyperX under dimension order, a hypercube under e-cube routing or a dragonfly under minimal, Valiant or UGAL routing; a deadlock exits with "
+        "HyperX under dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or "
+        "a k-ary n-tree under nearest-common-ancestor routing; a deadlock exits with "
         "status 3.",
         [](CLI::App& app, RunSettings& s) {
-            app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx or dragonfly (one terminal a "
-                           "router)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly"}))->capture_default_str();
+            app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx, dragonfly (one terminal a "
+                           "router, or --p) or fattree (k terminals a leaf switch)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"}))->capture_default_str();
             app.add_option("--dims", s.dims, "torus, mesh, hyperx: extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
-            app.add_option("--n", s.n, "hypercube: dimensions (2^n nodes)")->check(fabric_apps::within<std::uint32_t>(1, 16))->capture_default_str();
+            app.add_option("--n", s.n, "hypercube: dimensions (2^n nodes); fattree: levels (k^n terminals)")->check(fabric_apps::within<std::uint32_t>(1, 16))->capture_default_str();
+            app.add_option("--k", s.k, "fattree: arity, 2 to 8 (k terminals a leaf, k up and k down ports a switch)")->check(fabric_apps::within<std::uint32_t>(2, 8))->capture_default_str();
             app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
             app.add_option("--p,--terminals", s.p, "dragonfly: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g"}))->capture_default_str();
+                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();

@@ -16,9 +16,10 @@
 namespace fabric_apps {
 
 struct RunSettings {
-    std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly
+    std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly | fattree
     std::vector<long long> dims{8, 8};       // torus, mesh, hyperx: extents, dimension 0 first
-    std::uint32_t n = 6;                     // hypercube: dimensions
+    std::uint32_t n = 6;                     // hypercube: dimensions; fat tree: levels
+    std::uint32_t k = 4;                     // fat tree: arity (k terminals a leaf, 2k ports a switch)
     std::uint32_t a = 4;                     // dragonfly: routers per group
     std::uint32_t h = 2;                     // dragonfly: global ports per router
     std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
@@ -94,7 +95,7 @@ struct RunSettings {
     }
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, k, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,

@@ -20,7 +20,10 @@ int simulate_hypercube(const RunSettings& s, const fabric::NamedPattern& pattern
 /// A HyperX of extents --dims under dimension-order routing (hyperx.cpp).
 int simulate_hyperx(const RunSettings& s, const fabric::NamedPattern& pattern);
 
-/// A dragonfly of routers (--a, --h, --g) under minimal routing (dragonfly.cpp).
+/// A k-ary n-tree (--k, --n) under nearest-common-ancestor routing (fat_tree.cpp).
+int simulate_fat_tree(const RunSettings& s, const fabric::NamedPattern& pattern);
+
+/// A dragonfly (--a, --h, --g, --p) under minimal, Valiant or UGAL routing (dragonfly.cpp).
 int simulate_dragonfly(const RunSettings& s, const fabric::NamedPattern& pattern);
 
 }  // namespace fabric_apps::cycle_sim

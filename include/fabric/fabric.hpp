@@ -27,6 +27,7 @@
 #include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/hypercube.hpp>
+#include <fabric/topology/fat_tree.hpp>
 #include <fabric/topology/hyperx.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
@@ -39,6 +40,7 @@
 #include <fabric/routing/dragonfly_ugal.hpp>
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/routing/ecube.hpp>
+#include <fabric/routing/fat_tree.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>

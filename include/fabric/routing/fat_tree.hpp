@@ -112,6 +112,33 @@ struct FatTreeNca {
         }
     }
 
+    /// Every dependency f(from, to) some route creates, each once (the deadlock check
+    /// is then linear in the switches, not in pairs of leaves): at a switch of level l,
+    /// from the up channel of each child to each up port (l < n - 1) and to each down
+    /// port but that child's; from the down channel of each parent to each down port
+    /// (0 < l < n - 1).
+    template <class T, class F>
+    constexpr void for_each_turn(const T& t, F&& f) const {
+        const std::uint32_t k = t.arity(), n = t.levels();
+        for (std::uint32_t l = 1; l < n; ++l) {
+            for (std::uint32_t w = 0; w < t.width(); ++w) {
+                const NodeId at = t.node(l, w);
+                for (std::uint32_t c = 0; c < k; ++c) {  // arriving from child c, going up or down
+                    const Hop in{t.node(l - 1, t.with_digit(w, l - 1, c)), T::up_port(t.digit(w, l - 1)), 0};
+                    if (l + 1 < n)
+                        for (std::uint32_t j = 0; j < k; ++j) f(in, Hop{at, T::up_port(j), 0});
+                    for (std::uint32_t i = 0; i < k; ++i)
+                        if (i != c) f(in, Hop{at, T::down_port(i), 0});
+                }
+                if (l + 1 < n)
+                    for (std::uint32_t j = 0; j < k; ++j) {  // arriving from parent j, going down
+                        const Hop in{t.node(l + 1, t.with_digit(w, l, j)), T::down_port(t.digit(w, l)), 0};
+                        for (std::uint32_t i = 0; i < k; ++i) f(in, Hop{at, T::down_port(i), 0});
+                    }
+            }
+        }
+    }
+
 protected:
     template <class T>
     static constexpr std::uint32_t oblivious(const T& t, std::uint64_t choice, std::uint32_t level) {

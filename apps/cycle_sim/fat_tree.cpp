@@ -1,0 +1,40 @@
+// cycle_sim on the k-ary n-tree (topology/fat_tree.hpp; k terminals a leaf switch)
+// under nearest-common-ancestor routing, oblivious (nca) or adaptive on the way up
+// (adaptive), one VC. Two port-slot sizes, so that a 4-ary tree's switches do not
+// scan the empty ports of an 8-ary one.
+#include "run.hpp"
+
+namespace fabric_apps::cycle_sim {
+namespace {
+
+template <std::size_t MaxK, class Routing>
+int with_tree(const RunSettings& s, const NamedPattern& pattern) {
+    using T = FatTree<MaxK>;
+    const Credit flow = credit_flow(s);
+    const Fabric<T, Routing> net(T(s.k, s.n), {}, flow);
+    return simulate_on(net, s, pattern);
+}
+
+template <class Routing>
+int with_routing(const RunSettings& s, const NamedPattern& pattern) {
+    return s.k <= 4 ? with_tree<4, Routing>(s, pattern) : with_tree<8, Routing>(s, pattern);
+}
+
+}  // namespace
+
+int simulate_fat_tree(const RunSettings& s, const NamedPattern& pattern) {
+    detail::require(s.routing == "nca" || s.routing == "adaptive", "routing: a fat tree routes nca (to the nearest "
+                    "common ancestor by random up ports, then down) or adaptive (each up port the least occupied); "
+                    "got '", s.routing, "'");
+    detail::require(s.k >= 2 && s.k <= 8 && s.n >= 1 && s.n <= 8, "k, n: a k-ary n-tree of arity 2 to 8 and 1 to 8 "
+                    "levels; got k = ", s.k, ", n = ", s.n);
+    std::uint64_t terminals = 1;
+    for (std::uint32_t l = 0; l < s.n; ++l) terminals *= s.k;
+    detail::require(terminals <= 65536, "k, n: at most 65,536 terminals (k^n); k = ", s.k, ", n = ", s.n, " make ",
+                    terminals);
+    detail::require(s.vcs == 2, "vcs: a fat tree routes up, then down, deadlock free on the one VC it has; leave out "
+                    "--vcs; got ", s.vcs);
+    return s.routing == "nca" ? with_routing<FatTreeNca>(s, pattern) : with_routing<FatTreeAdaptiveUp>(s, pattern);
+}
+
+}  // namespace fabric_apps::cycle_sim
