@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "../support/cycle_laws.hpp"
+
 using namespace fabric;
 
 namespace {
@@ -155,11 +157,7 @@ TEST_CASE("concentration: a dragonfly of 2 terminals a router runs conserved, an
     using Df = Concentrated<Dragonfly<5>, 2>;  // a = 4, h = 2, p = 2: 36 routers, 72 terminals
     const Fabric<Df, DragonflyMinimal> net{Df(Dragonfly<5>(4, 2))};
     const auto r = simulate_cycles(net, UniformTraffic(72), 0.2, PacketSizes::fixed(2), short_run());
-    CHECK(r.drained);
-    CHECK(r.measured_delivered == r.measured_packets);
-    CHECK(r.misdelivered == 0);
-    CHECK(r.out_of_order == 0);
-    CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight);
+    check_delivered_and_conserved(r);
     CHECK(r.accepted == doctest::Approx(0.2).epsilon(0.1));
     CHECK_THROWS_WITH_AS(simulate_cycles(net, UniformTraffic(36), 0.2), doctest::Contains("one task per terminal"),
                          config_error);
