@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
             app.add_option("--p,--terminals", s.p, "dragonfly: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hyperx: dor; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"}))->capture_default_str();
+                           "+); hyperx: dor or adaptive; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
                            "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
                 ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();

@@ -1,30 +1,32 @@
 // cycle_sim on a HyperX (all-to-all in each dimension, one terminal a router)
 // under dimension-order routing, one VC (a second, with --vcs 2, serves a second
-// injection queue). Two port-slot sizes, so that a small HyperX's routers do not
-// scan empty ports.
+// injection queue), or minimal adaptive routing (a VC a hop: 4). Two port-slot
+// sizes, so that a small HyperX's routers do not scan empty ports.
 #include "run.hpp"
 
 namespace fabric_apps::cycle_sim {
 namespace {
 
-template <std::size_t Ports, std::size_t Vcs>
+template <std::size_t Ports, std::size_t Vcs, class Routing = HyperXDimensionOrder>
 int with_hyperx(const RunSettings& s, const NamedPattern& pattern) {
     using T = HyperX<4, Ports, BasicLink<Vcs>>;
     const Credit flow = credit_flow(s);
-    const Fabric<T, HyperXDimensionOrder> net(T(s.dims), {}, flow);
+    const Fabric<T, Routing> net(T(s.dims), {}, flow);
     return simulate_on(net, s, pattern);
 }
 
 template <std::size_t Ports>
 int with_vcs(const RunSettings& s, const NamedPattern& pattern) {
+    if (s.routing == "adaptive") return with_hyperx<Ports, 4, HyperXAdaptive>(s, pattern);
     return s.vcs == 1 ? with_hyperx<Ports, 1>(s, pattern) : with_hyperx<Ports, 2>(s, pattern);
 }
 
 }  // namespace
 
 int simulate_hyperx(const RunSettings& s, const NamedPattern& pattern) {
-    detail::require(s.routing == "dor", "routing: a HyperX routes dor (dimension order, one hop a dimension); got '",
-                    s.routing, "'");
+    detail::require(s.routing == "dor" || s.routing == "adaptive", "routing: a HyperX routes dor (dimension order, "
+                    "one hop a dimension) or adaptive (minimal, each hop the differing dimension with the shortest "
+                    "queue; a VC a hop); got '", s.routing, "'");
     detail::require(!s.dims.empty() && s.dims.size() <= 4, "dims: a HyperX of 1 to 4 dimensions; got ", s.dims.size());
     long long ports = 0;
     for (const long long k : s.dims) ports += k - 1;

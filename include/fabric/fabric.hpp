@@ -41,6 +41,7 @@
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/routing/ecube.hpp>
 #include <fabric/routing/fat_tree.hpp>
+#include <fabric/routing/hyperx_adaptive.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
