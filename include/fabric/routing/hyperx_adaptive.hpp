@@ -23,6 +23,7 @@
 
 #include <fabric/concepts/routing.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/routing/route.hpp>
 #include <fabric/topology/hyperx.hpp>
 
 namespace fabric {
@@ -112,9 +113,7 @@ struct HyperXAdaptive {
 
     template <class T, class F>
     constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
-        for_each_route(t, src, dst, [&](std::span<const Hop> hops, double w) {
-            for (const Hop& h : hops) f(h.node, h.port, w);
-        });
+        hops_of_routes(*this, t, src, dst, f);
     }
 
     /// Every dependency f(from, to) some route creates: from the channel of

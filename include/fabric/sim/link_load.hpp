@@ -146,11 +146,10 @@ LinkLoads link_load(const Fab& fab, const P& pattern) {
         const std::size_t nodes = fab.topology().node_count();
         detail::require(pattern.task_count() == terminals, "link_load runs one task per terminal: the pattern has ",
                         pattern.task_count(), " tasks, the topology ", terminals, " terminals");
-        if (terminals < nodes * per) {  // the routers past the last terminal's have none
-            std::vector<std::uint32_t> router(terminals);
-            for (std::size_t t = 0; t < terminals; ++t) router[t] = static_cast<std::uint32_t>(t / per);
-            if constexpr (FlowKernelFabric<Fab>) return detail::flow_kernel(fab, pattern, Placement(std::move(router), nodes));
-        }
+        // Terminal t on router t / p; routers past the last terminal's (a fat tree's upper switches) have none.
+        std::vector<std::uint32_t> router(terminals);
+        for (std::size_t t = 0; t < terminals; ++t) router[t] = static_cast<std::uint32_t>(t / per);
+        if constexpr (FlowKernelFabric<Fab>) return detail::flow_kernel(fab, pattern, Placement(std::move(router), nodes));
     }
     if constexpr (FlowKernelFabric<Fab>)
         return detail::flow_kernel(fab, pattern, Placement::blocked(pattern.task_count(), fab.topology().node_count()));
