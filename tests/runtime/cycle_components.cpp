@@ -332,6 +332,30 @@ TEST_CASE("OutputQueues: first in, first out per queue; ports with flits visited
     CHECK(out.queued() == 3);
 }
 
+TEST_CASE("PortOccupancy: backlog routed minus sent, plus credits out on every VC of a network port") {
+    // Two routers, 2 network ports and 1 terminal port each, 2 VCs; credit flow with 8 slots.
+    const Credit flow{8, 1};
+    cycle::PortOccupancy<Credit, 2, 3, 2> occ;
+    occ.reset(2);
+    std::vector<Credit::sender_vc> sender(2 * 2 * 2);
+    for (auto& s : sender) flow.init(s);
+    occ.routed(1, 0, 5);  // a 5-flit packet routed to port 0 of router 1
+    occ.sent(1, 0);
+    occ.sent(1, 0);       // two of its flits left: each took a credit of channel (1, 0)
+    Credit::on_send(sender[(1 * 2 + 0) * 2 + 1]);
+    Credit::on_send(sender[(1 * 2 + 0) * 2 + 1]);
+    Credit::on_send(sender[(1 * 2 + 1) * 2 + 0]);  // a flit sent earlier on port 1, VC 0
+    occ.routed(1, 2, 4);  // the terminal port: backlog only
+    const auto net = occ.network(flow, sender);
+    CHECK(net.occupancy(NodeId{1}, PortId{0}) == 3 + 2);
+    CHECK(net.occupancy(NodeId{1}, PortId{1}) == 1);
+    CHECK(net.occupancy(NodeId{1}, PortId{2}) == 4);
+    CHECK(net.occupancy(NodeId{0}, PortId{0}) == 0);
+    const auto here = occ.router(flow, sender, 1);
+    CHECK(here.occupancy(PortId{0}) == 5);
+    CHECK(occ.router(flow, sender, 0).occupancy(PortId{0}) == 0);
+}
+
 TEST_CASE("LinkFailures: a failure breaks both directions once; a restore mends them") {
     cycle::LinkFailures f;
     CHECK_FALSE(f.active());

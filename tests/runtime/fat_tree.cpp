@@ -154,7 +154,7 @@ TEST_CASE("fat tree in the cycle kernel: oblivious and adaptive up paths deliver
     cfg.measure = 3000;
     const Fabric<Ft, FatTreeNca> oblivious{Ft(4, 3)};
     const Fabric<Ft, FatTreeAdaptiveUp> adaptive{Ft(4, 3)};
-    static_assert(SourceAdaptive<FatTreeAdaptiveUp, Ft> && !SourceAdaptive<FatTreeNca, Ft>);
+    static_assert(HopAdaptive<FatTreeAdaptiveUp, Ft> && !HopAdaptive<FatTreeNca, Ft> && !SourceAdaptive<FatTreeAdaptiveUp, Ft>);
     for (const auto& r : {simulate_cycles(oblivious, UniformTraffic(64), 0.4, PacketSizes::fixed(2), cfg),
                           simulate_cycles(adaptive, UniformTraffic(64), 0.4, PacketSizes::fixed(2), cfg)}) {
         check_delivered_and_conserved(r);

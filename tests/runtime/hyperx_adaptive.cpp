@@ -106,7 +106,7 @@ TEST_CASE("HyperX adaptive uniform load: every channel of dimension d carries 1/
 
 TEST_CASE("HyperX adaptive in the cycle kernel: dimension order's zero-load latency; loaded runs deliver all") {
     const Fabric<Hx, HyperXAdaptive> fab{Hx({4, 3, 5})};
-    static_assert(SourceAdaptive<HyperXAdaptive, Hx>);
+    static_assert(HopAdaptive<HyperXAdaptive, Hx> && !SourceAdaptive<HyperXAdaptive, Hx>);
     CycleConfig cfg;
     cfg.warmup = 0;
     cfg.measure = 10;

@@ -7,7 +7,7 @@
 //    traffic crosses, with fractions).
 //  - CycleKernelFabric (fabric::CycleSimulator): a CycleTopology (reverse_port),
 //    a SourceRoutable policy, and a CycleFlowControl protocol; when the policy is
-//    SourceAdaptive, a protocol that reports occupancy (OccupancyReportingFlow).
+//    AdaptiveRouting, a protocol that reports occupancy (OccupancyReportingFlow).
 // The kernels check these where they are instantiated, one fabric: sentence per
 // requirement broken.
 #pragma once
@@ -38,7 +38,7 @@ template <class Fab>
 concept CycleKernelFabric = FabricType<Fab> && CycleTopology<typename Fab::topology_type> &&
                             SourceRoutable<typename Fab::routing_type, typename Fab::topology_type> &&
                             CycleFlowControl<typename Fab::flow_type> &&
-                            (!SourceAdaptive<typename Fab::routing_type, typename Fab::topology_type> ||
+                            (!AdaptiveRouting<typename Fab::routing_type, typename Fab::topology_type> ||
                              OccupancyReportingFlow<typename Fab::flow_type>);
 
 }  // namespace fabric

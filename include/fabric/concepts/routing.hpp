@@ -71,6 +71,34 @@ concept SourceAdaptive = requires(const R& routing, const T& topo, NodeId n, Hop
     { routing.select_route(topo, n, n, std::uint64_t{}, out, detail::idle_network{}) } -> std::convertible_to<std::size_t>;
 };
 
+namespace detail {
+/// What a policy routing hop by hop reads at the router it is at, as the cycle
+/// kernel offers it: occupancy(port), as idle_network's for that router. Idle here.
+struct idle_router {
+    [[nodiscard]] constexpr std::uint32_t occupancy(PortId) const { return 0; }
+};
+}  // namespace detail
+
+/// A routing policy that decides at every router a packet's head reaches, from that
+/// router's state alone: reroute(topology, here, dst, hop, choice, out, router)
+/// writes the rest of the route from router `here` to `dst` (its first hop is the
+/// route's hop number `hop`, so VC classes can climb along the route) and returns
+/// its length, where router.occupancy(port) answers as detail::idle_router does.
+/// The kernel still asks select_route(topology, src, dst, choice, out) for the
+/// route at the source (its length says when the packet has arrived) and then lets
+/// every router, the source's included, rewrite what is left of it. Every route
+/// reroute can produce must be one of for_each_route's, so that the deadlock check
+/// covers it.
+template <class R, class T>
+concept HopAdaptive = requires(const R& routing, const T& topo, NodeId n, Hop* out) {
+    { routing.reroute(topo, n, n, std::size_t{}, std::uint64_t{}, out, detail::idle_router{}) } -> std::convertible_to<std::size_t>;
+};
+
+/// A routing policy whose routes depend on the state of the network: at the
+/// source (SourceAdaptive) or at every router (HopAdaptive).
+template <class R, class T>
+concept AdaptiveRouting = SourceAdaptive<R, T> || HopAdaptive<R, T>;
+
 /// A routing policy the cycle kernel can use: it routes each packet at its
 /// source, writing one route (select_route, `choice` picking among the policy's
 /// routes) into room for max_hops(topology) hops, and returns its length.

@@ -8,12 +8,10 @@
 //
 // FatTreeNca: the up ports are oblivious, drawn from the packet's `choice` (the
 // flow kernel spreads a pair's traffic over all k^(m+1) up paths alike), the way
-// down deterministic. FatTreeAdaptiveUp: each up port is the one whose queue is
-// the shortest at the switch it leaves, read when the packet leaves its source
-// (SourceAdaptive: the kernel routes at the source, so this is the idealised form
-// of per-hop up-adaptive routing, seeing the queues of switches ahead); ties go to
-// the oblivious choice. Switches above the leaves have no terminals, so routes are
-// between leaves only; any other pair has none.
+// down deterministic. FatTreeAdaptiveUp (HopAdaptive): each switch the head climbs
+// through takes the up port with the shortest queue there, seeing that switch's
+// state alone; ties go to the oblivious choice. Switches above the leaves have no
+// terminals, so routes are between leaves only; any other pair has none.
 #pragma once
 
 #include <cstddef>
@@ -28,13 +26,14 @@
 namespace fabric {
 
 namespace detail {
-/// The levels a route between leaf words a and b climbs: the highest differing digit + 1 (0: the same leaf).
+/// The level a route from a switch of level l (word a) to leaf word b must climb to:
+/// 1 + the highest digit at or above l in which a and b differ (l: none, go down).
 template <class T>
-constexpr std::uint32_t fat_tree_climb(const T& t, std::uint32_t a, std::uint32_t b) {
-    std::uint32_t m = 0;
-    for (std::uint32_t d = 0; d + 1 < t.levels(); ++d)
-        if (t.digit(a, d) != t.digit(b, d)) m = d + 1;
-    return m;
+constexpr std::uint32_t fat_tree_top(const T& t, std::uint32_t l, std::uint32_t a, std::uint32_t b) {
+    std::uint32_t top = l;
+    for (std::uint32_t d = l; d + 1 < t.levels(); ++d)
+        if (t.digit(a, d) != t.digit(b, d)) top = d + 1;
+    return top;
 }
 }  // namespace detail
 
@@ -49,19 +48,22 @@ struct FatTreeNca {
         return 2 * (t.levels() - 1);
     }
 
-    /// The route from leaf src to leaf dst whose up ports `pick(level, switch)` names; its length.
+    /// The route from switch `from` (a leaf, or a switch some route from a leaf to
+    /// dst passes) to leaf dst whose up ports `pick(level, switch)` names; its length.
+    /// On the way up the digits of `from` at and above its level are the source's,
+    /// on the way down the destination's, so one rule finds how far is left to climb.
     template <class T, class Pick>
-    static constexpr std::size_t route(const T& t, NodeId src, NodeId dst, Hop* out, Pick&& pick) {
-        if (t.level(src) != 0 || t.level(dst) != 0) return 0;
-        const std::uint32_t climb = detail::fat_tree_climb(t, t.word(src), t.word(dst));
+    static constexpr std::size_t route(const T& t, NodeId from, NodeId dst, Hop* out, Pick&& pick) {
+        if (t.level(dst) != 0) return 0;
+        const std::uint32_t l0 = t.level(from), top = detail::fat_tree_top(t, l0, t.word(from), t.word(dst));
         std::size_t len = 0;
-        std::uint32_t w = t.word(src);
-        for (std::uint32_t l = 0; l < climb; ++l) {
+        std::uint32_t w = t.word(from);
+        for (std::uint32_t l = l0; l < top; ++l) {
             const std::uint32_t j = pick(l, t.node(l, w));
             out[len++] = Hop{t.node(l, w), T::up_port(j), 0};
             w = t.with_digit(w, l, j);
         }
-        for (std::uint32_t l = climb; l > 0; --l) {
+        for (std::uint32_t l = top; l > 0; --l) {
             const std::uint32_t i = t.digit(t.word(dst), l - 1);
             out[len++] = Hop{t.node(l, w), T::down_port(i), 0};
             w = t.with_digit(w, l - 1, i);
@@ -72,6 +74,7 @@ struct FatTreeNca {
     /// The route with up ports drawn from `choice` (base-k digits of it, one a level).
     template <class T>
     constexpr std::size_t select_route(const T& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        if (t.level(src) != 0) return 0;
         return route(t, src, dst, out, [&](std::uint32_t l, NodeId) { return oblivious(t, choice, l); });
     }
 
@@ -79,7 +82,7 @@ struct FatTreeNca {
     template <class T, class F>
     constexpr void for_each_route(const T& t, NodeId src, NodeId dst, F&& f) const {
         if (t.level(src) != 0 || t.level(dst) != 0) return;
-        const std::uint32_t climb = detail::fat_tree_climb(t, t.word(src), t.word(dst));
+        const std::uint32_t climb = detail::fat_tree_top(t, 0, t.word(src), t.word(dst));
         std::uint64_t paths = 1;
         for (std::uint32_t l = 0; l < climb; ++l) paths *= t.arity();
         Hop hops[2 * 16];
@@ -94,7 +97,7 @@ struct FatTreeNca {
     constexpr void for_each_hop(const T& t, NodeId src, NodeId dst, F&& f) const {
         if (t.level(src) != 0 || t.level(dst) != 0) return;
         const std::uint32_t k = t.arity(), ws = t.word(src), wd = t.word(dst);
-        const std::uint32_t climb = detail::fat_tree_climb(t, ws, wd);
+        const std::uint32_t climb = detail::fat_tree_top(t, 0, ws, wd);
         std::uint32_t reach = 1;  // switches a level reached: k^l, their digits 0 .. l-1 free
         for (std::uint32_t l = 0; l < climb; ++l, reach *= k) {
             const double each = 1.0 / (static_cast<double>(reach) * k);
@@ -148,18 +151,18 @@ protected:
 };
 
 struct FatTreeAdaptiveUp : FatTreeNca {
-    using FatTreeNca::select_route;
-
-    /// Each up port the least occupied at its switch (ties: the oblivious choice).
-    template <class T, class Network>
-    constexpr std::size_t select_route(const T& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                                       const Network& network) const {
-        return route(t, src, dst, out, [&](std::uint32_t l, NodeId at) {
+    /// At switch `here`: if the head still climbs, the up port with the shortest
+    /// queue here (ties: the oblivious choice); the rest as select_route's.
+    template <class T, class Router>
+    constexpr std::size_t reroute(const T& t, NodeId here, NodeId dst, std::size_t, std::uint64_t choice, Hop* out,
+                                  const Router& router) const {
+        return route(t, here, dst, out, [&](std::uint32_t l, NodeId at) {
             const std::uint32_t first = oblivious(t, choice, l);
+            if (at != here) return first;
             std::uint32_t best = first, least = std::numeric_limits<std::uint32_t>::max();
             for (std::uint32_t i = 0; i < t.arity(); ++i) {
                 const std::uint32_t j = (first + i) % t.arity();
-                const std::uint32_t q = network.occupancy(at, T::up_port(j));
+                const std::uint32_t q = router.occupancy(T::up_port(j));
                 if (q < least) least = q, best = j;
             }
             return best;

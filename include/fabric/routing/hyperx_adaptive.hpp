@@ -6,16 +6,16 @@
 // turns). A HyperX of rank L needs L VCs; the policy asks max_rank of its type.
 //
 // HyperXAdaptive: the order is drawn from the packet's `choice` (oblivious random
-// dimension order), and, with the network's queues (SourceAdaptive), each hop takes
-// the unaligned dimension whose port has the shortest queue at the router it
-// leaves, read when the packet leaves its source (the kernel routes at the source,
-// so this is the idealised form of per-hop adaptive routing, seeing the queues of
-// routers ahead); ties go to the drawn order. The flow kernel spreads a pair's
-// traffic evenly over all orders.
+// dimension order) at the source, and then, with the network's queues
+// (HopAdaptive), every router the head reaches takes the unaligned dimension whose
+// output port has the shortest queue there, seeing that router's state alone; ties
+// go to a draw from `choice`. The flow kernel spreads a pair's traffic evenly over
+// all orders.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -42,9 +42,11 @@ struct HyperXAdaptive {
     }
 
     /// The route from src to dst whose next dimension `pick(at, unaligned, count)`
-    /// names among the `count` still unaligned ones; its length.
+    /// names among the `count` still unaligned ones, its hops numbered from
+    /// `first` (hop h holds VC h); its length.
     template <class T, class Pick>
-    static constexpr std::size_t route(const T& t, NodeId src, NodeId dst, Hop* out, Pick&& pick) {
+    static constexpr std::size_t route(const T& t, NodeId src, NodeId dst, Hop* out, Pick&& pick,
+                                       std::size_t first = 0) {
         std::array<std::uint32_t, T::max_rank> left{};
         std::uint32_t count = 0;
         for (std::uint32_t d = 0; d < t.rank(); ++d)
@@ -55,7 +57,7 @@ struct HyperXAdaptive {
             const std::uint32_t i = pick(at, left.data(), count);
             const std::uint32_t d = left[i];
             const std::uint32_t want = t.coordinate(dst, d);
-            out[len] = Hop{at, t.port_to(at, d, want), static_cast<std::uint8_t>(len)};
+            out[len] = Hop{at, t.port_to(at, d, want), static_cast<std::uint8_t>(first + len)};
             ++len;
             at = t.with_coordinate(at, d, want);
             left[i] = left[--count];
@@ -73,21 +75,27 @@ struct HyperXAdaptive {
         });
     }
 
-    /// Each hop the unaligned dimension with the shortest queue (ties: the drawn order).
-    template <class T, class Network>
-    constexpr std::size_t select_route(const T& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                                       const Network& network) const {
-        return route(t, src, dst, out, [&](NodeId at, const std::uint32_t* left, std::uint32_t count) {
-            const auto first = static_cast<std::uint32_t>(choice % count);
-            choice /= count;
-            std::uint32_t best = first, least = std::numeric_limits<std::uint32_t>::max();
-            for (std::uint32_t k = 0; k < count; ++k) {
-                const std::uint32_t i = (first + k) % count, d = left[i];
-                const std::uint32_t q = network.occupancy(at, t.port_to(at, d, t.coordinate(dst, d)));
-                if (q < least) least = q, best = i;
-            }
-            return best;
-        });
+    /// At router `here`, hop `hop` of the route: the unaligned dimension whose port
+    /// has the shortest queue here (ties: a draw from `choice`), then a drawn order.
+    template <class T, class Router>
+    constexpr std::size_t reroute(const T& t, NodeId here, NodeId dst, std::size_t hop, std::uint64_t choice,
+                                  Hop* out, const Router& router) const {
+        choice = std::rotr(choice, static_cast<int>(7 * hop));
+        return route(
+            t, here, dst, out,
+            [&](NodeId at, const std::uint32_t* left, std::uint32_t count) {
+                const auto drawn = static_cast<std::uint32_t>(choice % count);
+                choice /= count;
+                if (at != here) return drawn;
+                std::uint32_t best = drawn, least = std::numeric_limits<std::uint32_t>::max();
+                for (std::uint32_t k = 0; k < count; ++k) {
+                    const std::uint32_t i = (drawn + k) % count, d = left[i];
+                    const std::uint32_t q = router.occupancy(t.port_to(at, d, t.coordinate(dst, d)));
+                    if (q < least) least = q, best = i;
+                }
+                return best;
+            },
+            hop);
     }
 
     /// Every order of the unaligned dimensions, each with weight 1 / m! (m of them).

@@ -25,6 +25,7 @@
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
 #include <fabric/sim/cycle/memory.hpp>
+#include <fabric/sim/cycle/occupancy.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
@@ -52,7 +53,8 @@ protected:
     static constexpr std::uint32_t tail_pending = none - 1;  // owner_: held until its tail's credit is back
     static constexpr std::uint32_t protocol_flits = flow_traits<F>::protocol_flits;
     static constexpr bool needs_packet_size = flow_traits<F>::needs_packet_size;
-    static constexpr bool adaptive = SourceAdaptive<R, T>;  // routes read the network's queues
+    static constexpr bool adaptive = AdaptiveRouting<R, T>;  // routes read the network's queues
+    static constexpr bool hop_adaptive = HopAdaptive<R, T> && !SourceAdaptive<R, T>;  // and at every router
     using Frames = Framing<F>;
 
     struct Arrival {
@@ -119,7 +121,7 @@ protected:
         for (auto& s : sender_) fab_.flow().init(s);
         receiver_.assign(channels * V, typename F::receiver_vc{});
         port_free_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
-        if constexpr (adaptive) backlog_.assign(static_cast<std::size_t>(nodes_) * NP, 0);
+        if constexpr (adaptive) occupancy_.reset(nodes_);
         sent_in_window_.assign(channels, 0);
         sources_.reset(terminals_, cfg_.injection_queues, classes_.count());
         out_.reset(nodes_, cfg_.output_buffer_flits);
@@ -174,20 +176,6 @@ protected:
             watch_.event(id, FlitEventKind::created, pk.created, i, router_of(pk.src), port_of_terminal(pk.src), queue);
     }
 
-    /// What an adaptive policy reads (SourceAdaptive): a router's queue for an output
-    /// port, as an output-queued router would have it: the flits of the packets routed
-    /// to that port here and not yet sent (backlog_), and those sent that still hold
-    /// the far end's buffers (the flow control's occupied), over all VCs.
-    struct Occupancy {
-        const Network* net;
-        [[nodiscard]] std::uint32_t occupancy(NodeId n, PortId p) const {
-            const std::size_t first = (static_cast<std::size_t>(n.value) * P + p.value) * V;
-            std::uint32_t flits = net->backlog_[static_cast<std::size_t>(n.value) * NP + p.value];
-            for (std::uint32_t v = 0; v < V; ++v) flits += net->fab_.flow().occupied(net->sender_[first + v]);
-            return flits;
-        }
-    };
-
     /// Writes the route of packet `id`, which has reached the head of its source
     /// queue, into a route slot; slots are held only by packets in the network.
     void write_route(std::uint32_t id) {
@@ -195,8 +183,9 @@ protected:
         const T& topo = fab_.topology();
         const NodeId src{router_of(pk.src)}, dst{router_of(pk.dst)};
         std::size_t len;
-        if constexpr (adaptive) {
-            len = fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data(), Occupancy{this});
+        if constexpr (adaptive && !hop_adaptive) {
+            len = fab_.routing().select_route(topo, src, dst, pk.choice, scratch_route_.data(),
+                                              occupancy_.network(fab_.flow(), sender_));
         } else if constexpr (requires(std::span<const std::uint8_t> b) {
                           fab_.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, scratch_route_.data(), b);
                       }) {
@@ -213,15 +202,28 @@ protected:
         }
         pk.route_len = static_cast<std::uint16_t>(len);
         pk.route_slot = routes_.take();
-        RouteStep* steps = routes_.steps(pk.route_slot);
-        for (std::size_t i = 0; i < len; ++i)
-            steps[i] = RouteStep{static_cast<std::uint16_t>(scratch_route_[i].port.value), scratch_route_[i].vc};
+        routes_.write(pk.route_slot, 0, scratch_route_.data(), len);
+    }
+
+    /// Router `here` rewrites the rest of packet `id`'s route from its hop `hop` on.
+    void reroute(std::uint32_t id, std::uint32_t here, std::uint32_t hop) {
+        Packet& pk = packets_[id];
+        const std::size_t len = fab_.routing().reroute(fab_.topology(), NodeId{here}, NodeId{router_of(pk.dst)}, hop,
+                                                       pk.choice, scratch_route_.data(),
+                                                       occupancy_.router(fab_.flow(), sender_, here));
+        if (len == 0 || hop + len > max_hops_)
+            throw std::logic_error(detail::message("the routing policy's reroute at router ", here, ", hop ", hop,
+                                                   ", gave ", len, " hops, where 1 to max_hops - hop were due"));
+        pk.route_len = static_cast<std::uint16_t>(hop + len);
+        routes_.write(pk.route_slot, hop, scratch_route_.data(), len);
     }
 
     /// Input VC `ivc` starts passing on packet `id`, whose head is at hop `hop`
     /// and at the front since `front_since`: it asks for the route's next port and VC.
     void start_head(std::size_t ivc, std::uint32_t id, std::uint32_t hop, std::uint64_t front_since) {
         InputVc& v = in_[ivc];
+        if constexpr (hop_adaptive)
+            if (hop < packets_[id].route_len) reroute(id, static_cast<std::uint32_t>(decltype(in_)::node_of(ivc)), hop);
         const Packet& pk = packets_[id];
         if (hop >= pk.route_len) {
             v.out_port = static_cast<std::uint16_t>(port_of_terminal(pk.dst));
@@ -231,7 +233,7 @@ protected:
             v.out_port = s.port;
             v.out_vc = s.vc;
         }
-        if constexpr (adaptive) backlog_[decltype(in_)::node_of(ivc) * std::size_t{NP} + v.out_port] += pk.size;
+        if constexpr (adaptive) occupancy_.routed(static_cast<std::uint32_t>(decltype(in_)::node_of(ivc)), v.out_port, pk.size);
         v.state = VcState::waiting_vc;
         v.packet = id;
         v.ready = front_since + cfg_.pipeline.routing;
@@ -365,7 +367,7 @@ protected:
     std::vector<typename F::sender_vc> sender_;      // per (channel, vc)
     std::vector<typename F::receiver_vc> receiver_;  // per (channel, vc)
     std::vector<std::uint64_t> port_free_;           // per (node, port incl. local): the switch output is free from
-    std::vector<std::uint32_t> backlog_;  // adaptive routing: per (node, port incl. local), flits routed there, not yet sent
+    PortOccupancy<F, P, NP, V> occupancy_;           // with adaptive routing
     std::vector<std::uint64_t> sent_in_window_;      // per channel
     SourceQueues sources_;
     OutputQueues<P, V> out_;

@@ -5,8 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include <fabric/concepts/routing.hpp>
 
 namespace fabric::cycle {
 
@@ -67,6 +70,12 @@ public:
     }
     void release(std::uint32_t slot) { free_.push_back(slot); }
     [[nodiscard]] RouteStep* steps(std::uint32_t slot) { return &steps_[static_cast<std::size_t>(slot) * hops_]; }
+    /// Writes `len` hops as steps first .. first + len - 1 of the route in `slot`.
+    void write(std::uint32_t slot, std::size_t first, const Hop* hops, std::size_t len) {
+        RouteStep* out = steps(slot) + first;
+        for (std::size_t i = 0; i < len; ++i)
+            out[i] = RouteStep{static_cast<std::uint16_t>(hops[i].port.value), hops[i].vc};
+    }
     [[nodiscard]] const RouteStep& step(std::uint32_t slot, std::uint32_t hop) const {
         return steps_[static_cast<std::size_t>(slot) * hops_ + hop];
     }

@@ -32,7 +32,7 @@ consteval cycle_rule first_broken_cycle_rule() {
     else if constexpr (!SourceRoutable<typename Fab::routing_type, typename Fab::topology_type>)
         return cycle_rule::not_source_routable;
     else if constexpr (!CycleFlowControl<typename Fab::flow_type>) return cycle_rule::no_flow_hooks;
-    else if constexpr (SourceAdaptive<typename Fab::routing_type, typename Fab::topology_type> &&
+    else if constexpr (AdaptiveRouting<typename Fab::routing_type, typename Fab::topology_type> &&
                        !OccupancyReportingFlow<typename Fab::flow_type>)
         return cycle_rule::adaptive_without_occupancy;
     else if constexpr (!SwitchAllocator<A>) return cycle_rule::no_allocator;

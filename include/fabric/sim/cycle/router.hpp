@@ -234,7 +234,7 @@ protected:
         const std::uint64_t leaves = now + exit_delay;
         v.last = f.index;
         ++res_.flit_moves;
-        if constexpr (Base::adaptive) --Base::backlog_[static_cast<std::size_t>(n) * NP + v.out_port];
+        if constexpr (Base::adaptive) Base::occupancy_.sent(n, v.out_port);
 
         // Out of the input buffer.
         if (port >= LOCAL) {
