@@ -23,31 +23,46 @@ using namespace fabric;
 using fabric_apps::RunSettings;
 namespace cs = fabric_apps::cycle_sim;
 
-/// The grid of terminals the patterns see: the extents of a torus or mesh, n extents
-/// of 2 for a hypercube, (a p terminals, g groups) for a dragonfly, n digits of k
-/// for a k-ary n-tree.
+/// The grid of terminals the patterns see: the extents of a torus or mesh (a
+/// HyperX's with p terminals a router: p times the first), n extents of 2 for a
+/// hypercube, (a p terminals, g groups) for a dragonfly, n digits of k for a k-ary
+/// n-tree.
 std::vector<long long> node_grid(const RunSettings& s) {
     if (s.topology == "hypercube") return std::vector<long long>(s.n, 2);
     if (s.topology == "fattree") return std::vector<long long>(s.n, s.k);
     if (s.topology == "dragonfly")
         return {static_cast<long long>(s.a) * s.p, static_cast<long long>(Dragonfly<64>(s.a, s.h, s.g).groups())};
-    return s.dims;
+    std::vector<long long> grid = s.dims;
+    if (!grid.empty()) grid[0] *= s.p;
+    return grid;
 }
 
-/// worst-case: the pattern the topology is judged by; for the dragonfly, group i
-/// to group i + 1 (Kim et al.).
-std::string pattern_name(const RunSettings& s) {
-    if (s.pattern != "worst-case") return s.pattern;
-    detail::require(s.topology == "dragonfly", "pattern: worst-case is defined here for the dragonfly (every router "
-                    "of group i sends to group i + 1); for a ", s.topology, " name the pattern (e.g. tornado or "
-                    "bitcomp)");
-    return "group_shift";
+/// worst-case: the pattern the topology is judged by, a group shift (every terminal
+/// of group i sends to group i + 1) given here as its grid (group size, groups):
+/// the dragonfly's groups (Kim et al.), a fat tree's top-level subtrees (every packet
+/// climbs to the roots), a HyperX's routers (the flattened butterfly's R_i to R_(i+1)).
+std::vector<long long> worst_case_grid(const RunSettings& s) {
+    if (s.topology == "dragonfly") return node_grid(s);
+    if (s.topology == "fattree") {
+        long long subtree = 1;
+        for (std::uint32_t l = 1; l < s.n; ++l) subtree *= s.k;
+        return {subtree, static_cast<long long>(s.k)};
+    }
+    detail::require(s.topology == "hyperx", "pattern: worst-case is defined here for the dragonfly (group i to group "
+                    "i + 1), the fat tree (subtree i to subtree i + 1) and the HyperX (router i to router i + 1); for a ",
+                    s.topology, " name the pattern (e.g. tornado or bitcomp)");
+    long long routers = 1;
+    for (const long long k : s.dims) routers *= k;
+    return {static_cast<long long>(s.p), routers};
 }
 
 int simulate(const RunSettings& s) {
-    detail::require(s.p == 1 || s.topology == "dragonfly", "p: terminals per router are an option of the dragonfly "
-                    "here; a ", s.topology, " has one a router (leave out --p)");
-    const NamedPattern pattern = NamedPattern::make(pattern_name(s), node_grid(s), s.seeds.empty() ? 1 : s.seeds.front());
+    detail::require(s.p == 1 || s.topology == "dragonfly" || s.topology == "hyperx", "p: terminals per router are an "
+                    "option of the dragonfly and the HyperX here; a ", s.topology, " has one a router (leave out --p)");
+    const bool worst = s.pattern == "worst-case";
+    const NamedPattern pattern = NamedPattern::make(worst ? "group_shift" : s.pattern,
+                                                    worst ? worst_case_grid(s) : node_grid(s),
+                                                    s.seeds.empty() ? 1 : s.seeds.front());
     if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
     if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern);
@@ -87,7 +102,7 @@ int main(int argc, char** argv) {
             app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
             app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
-            app.add_option("--p,--terminals", s.p, "dragonfly: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
+            app.add_option("--p,--terminals", s.p, "dragonfly, hyperx: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
             app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
                            "+); hyperx: dor or adaptive; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"}))->capture_default_str();
             app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
@@ -98,7 +113,7 @@ int main(int argc, char** argv) {
             app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
             app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "
                            "with probability ALPHA a cycle, on -> off with BETA; the mean stays --rate");
-            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: group i to group i + 1)")->capture_default_str();
+            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)")->capture_default_str();
             app.add_option("--rate", s.rate, "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
             app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
             app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "

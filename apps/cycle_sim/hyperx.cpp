@@ -1,7 +1,8 @@
-// cycle_sim on a HyperX (all-to-all in each dimension, one terminal a router)
-// under dimension-order routing, one VC (a second, with --vcs 2, serves a second
-// injection queue), or minimal adaptive routing (a VC a hop: 4). Two port-slot
-// sizes, so that a small HyperX's routers do not scan empty ports.
+// cycle_sim on a HyperX (all-to-all in each dimension) under dimension-order
+// routing, one VC (a second, with --vcs 2, serves a second injection queue), or
+// minimal adaptive routing (a VC a hop: 4). Two port-slot sizes, so that a small
+// HyperX's routers do not scan empty ports; with p > 1 terminals a router (--p),
+// the 16-slot routers concentrated up to 4 (topology/concentrated.hpp).
 #include "run.hpp"
 
 namespace fabric_apps::cycle_sim {
@@ -9,9 +10,16 @@ namespace {
 
 template <std::size_t Ports, std::size_t Vcs, class Routing = HyperXDimensionOrder>
 int with_hyperx(const RunSettings& s, const NamedPattern& pattern) {
-    using T = HyperX<4, Ports, BasicLink<Vcs>>;
+    using Routers = HyperX<4, Ports, BasicLink<Vcs>>;
     const Credit flow = credit_flow(s);
-    const Fabric<T, Routing> net(T(s.dims), {}, flow);
+    if constexpr (Ports == 16) {
+        if (s.p > 1) {
+            using T = Concentrated<Routers, 4>;
+            const Fabric<T, Routing> net(T(Routers(s.dims), s.p), {}, flow);
+            return simulate_on(net, s, pattern);
+        }
+    }
+    const Fabric<Routers, Routing> net(Routers(s.dims), {}, flow);
     return simulate_on(net, s, pattern);
 }
 
@@ -31,6 +39,8 @@ int simulate_hyperx(const RunSettings& s, const NamedPattern& pattern) {
     long long ports = 0;
     for (const long long k : s.dims) ports += k - 1;
     detail::require(ports <= 64, "dims: a HyperX router here has at most 64 ports, the sum of S_d - 1; got ", ports);
+    detail::require(s.p == 1 || ports <= 16, "p: more than one terminal a router is built for HyperX routers of at "
+                    "most 16 ports (the sum of S_d - 1); got ", ports);
     return ports <= 16 ? with_vcs<16>(s, pattern) : with_vcs<64>(s, pattern);
 }
 

@@ -150,7 +150,12 @@ private:
 /// group_size + member), and every task of group i sends uniformly to the tasks of
 /// group (i + shift) mod groups. With a dragonfly's groups and shift 1 this is
 /// the worst case of Kim et al.: minimal routing puts all of a group's traffic on
-/// the one global link to the next group.
+/// the one global link to the next group. The same shift is the worst case of the
+/// other networks here: a k-ary n-tree's top-level subtrees as groups (k of k^(n-1)
+/// terminals: every packet climbs to the roots, and full bisection loads every up
+/// and down link with exactly one terminal's injection), and a HyperX's routers as
+/// groups (p terminals each: the flattened butterfly's R_i to R_(i+1), all on one
+/// link under minimal routing, 1/p a terminal).
 class GroupShiftTraffic {
 public:
     GroupShiftTraffic(std::size_t group_size, std::size_t groups, std::size_t shift = 1)
