@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
+#include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/hyperx_adaptive.hpp>
@@ -38,6 +39,19 @@ struct OneVc : Walked {
     static constexpr bool vc_levels_increase = false;  // the claim no longer holds: checked in full
     template <class T>
     static constexpr std::size_t vcs_required = 1;
+    template <class T>
+    std::size_t select_route(const T& t, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+        return flat(HyperXAdaptive::select_route(t, src, dst, choice, out), out);
+    }
+    template <class T, class Router>
+    std::size_t reroute(const T& t, NodeId here, NodeId dst, std::size_t hop, std::uint64_t choice, Hop* out,
+                        const Router& router) const {
+        return flat(HyperXAdaptive::reroute(t, here, dst, hop, choice, out, router), out);
+    }
+    static std::size_t flat(std::size_t len, Hop* out) {
+        for (std::size_t i = 0; i < len; ++i) out[i].vc = 0;
+        return len;
+    }
     template <class T, class F>
     constexpr void for_each_route(const T& t, NodeId s, NodeId d, F&& f) const {
         HyperXAdaptive::for_each_route(t, s, d, [&](std::span<const Hop> hops, double w) {
@@ -90,6 +104,25 @@ TEST_CASE("HyperX adaptive deadlock check: acyclic with a VC a hop, its turns co
     CHECK_FALSE(flat.acyclic);
     CHECK_THROWS_WITH_AS((Fabric<HyperX<2, 6, BasicLink<1>>, OneVc>{HyperX<2, 6, BasicLink<1>>({4, 4})}),
                          doctest::Contains("can deadlock"), config_error);
+}
+
+TEST_CASE("HyperX adaptive on one VC deadlocks in the kernel under tornado traffic, where a VC a hop does not") {
+    // Tornado on 4 x 4 x 4 sends (x, y, z) to (x + 1, y + 1, z + 1): every packet turns
+    // twice, and on one VC the turns close cycles of channels that long packets hold.
+    using Hx1 = HyperX<3, 9, BasicLink<1>>;
+    const Fabric<Hx1, OneVc> fab(Hx1({4, 4, 4}), allow_deadlock);
+    CycleConfig cfg;
+    cfg.warmup = 200;
+    cfg.measure = 5000;
+    cfg.watchdog = 2000;
+    const TornadoTraffic tornado(Grid({4, 4, 4}));
+    const auto r = simulate_cycles(fab, tornado, 0.9, PacketSizes::fixed(16), cfg);
+    REQUIRE(r.deadlock);
+    CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
+    const Fabric<Hx, HyperXAdaptive> ok_fab{Hx({4, 4, 4})};
+    const auto ok = simulate_cycles(ok_fab, tornado, 0.9, PacketSizes::fixed(16), cfg);
+    CHECK_FALSE(ok.deadlock);
+    check_delivered_and_conserved(ok);
 }
 
 TEST_CASE("HyperX adaptive uniform load: every channel of dimension d carries 1/S_d, whatever the order") {
