@@ -34,6 +34,7 @@
 #include <fabric/topology/torus.hpp>
 
 #include <fabric/routing/benes_looping.hpp>
+#include <fabric/routing/benes_multicast.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/dragonfly.hpp>

@@ -7,6 +7,7 @@
 #include <fabric/core/random.hpp>
 #include <fabric/flow/synchronous.hpp>
 #include <fabric/routing/benes_looping.hpp>
+#include <fabric/routing/benes_multicast.hpp>
 #include <fabric/systems/gf11.hpp>
 #include <fabric/topology/benes.hpp>
 
@@ -135,6 +136,75 @@ TEST_CASE("multicasts are delivered in exactly two passes, replicate then permut
     CHECK(std::all_of(out.begin(), out.end(), [](std::uint32_t v) { return v == 17; }));
 }
 
+namespace {
+/// A random multicast on n ports: up to `limit` outputs dealt to random inputs in
+/// runs of up to `run` (so some inputs broadcast widely, and mates are often both busy).
+std::vector<std::vector<std::uint32_t>> random_multicast(std::size_t n, std::uint64_t seed, std::size_t limit,
+                                                         std::size_t run) {
+    Random rng(seed);
+    std::vector<std::vector<std::uint32_t>> dest(n);
+    const auto outputs = random_permutation(n, seed + 100);
+    std::size_t used = 0;
+    while (used < limit) {
+        const auto src = rng.below(n);
+        const std::size_t k = std::min<std::size_t>(1 + rng.below(run), limit - used);
+        for (std::size_t c = 0; c < k; ++c) dest[src].push_back(outputs[used++]);
+    }
+    return dest;
+}
+
+/// Both passes carried forward, independently of how the settings were computed:
+/// every output an input wants receives that input.
+bool benes_multicast_delivers(const BenesNetwork& net, const std::vector<std::vector<std::uint32_t>>& dest) {
+    const auto plan = multicast(net, dest);
+    const auto out = net.carry(plan.permute, net.carry(plan.replicate, identity(net.ports())));
+    for (std::size_t i = 0; i < dest.size(); ++i)
+        for (const auto d : dest[i])
+            if (out[d] != i) return false;
+    return true;
+}
+}  // namespace
+
+TEST_CASE("multicasts on the recursive Benes network are delivered in two passes: every case of 2, 4 and 8 ports") {
+    // Every assignment of the outputs of 4 and 8 ports to inputs or to nobody
+    // (5^4 and, for 8 ports, 9^8 / a stride), carried through both passes.
+    for (const std::size_t n : {2U, 4U, 8U}) {
+        const BenesNetwork net(n);
+        std::size_t cases = 0, total = 1;
+        for (std::size_t i = 0; i < n; ++i) total *= n + 1;
+        const std::size_t stride = n == 8 ? 97 : 1;  // 9^8 = 43 million: every 97th
+        for (std::size_t code = 0; code < total; code += stride) {
+            std::vector<std::vector<std::uint32_t>> dest(n);
+            std::size_t c = code;
+            for (std::uint32_t o = 0; o < n; ++o, c /= n + 1)
+                if (c % (n + 1) < n) dest[c % (n + 1)].push_back(o);
+            REQUIRE(benes_multicast_delivers(net, dest));
+            ++cases;
+        }
+        CHECK(cases >= total / stride);
+    }
+}
+
+TEST_CASE("multicasts on the recursive Benes network: random ones up to 4096 ports, one input to all, all to one each") {
+    for (const std::size_t n : {16U, 64U, 512U, 4096U})
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            CAPTURE(n);
+            CAPTURE(seed);
+            const std::size_t limit = n / 4 + static_cast<std::size_t>(seed) * n / 16;  // 5/16 to all of them
+            const auto dest = random_multicast(n, seed, std::min(limit, n), seed % 3 == 0 ? n / 2 : 6);
+            REQUIRE(benes_multicast_delivers(BenesNetwork(n), dest));
+        }
+    const BenesNetwork net(512);
+    std::vector<std::vector<std::uint32_t>> all(512);
+    all[300] = identity(512);
+    REQUIRE(benes_multicast_delivers(net, all));
+    CHECK(multicast(net, all).copies == 512);
+    // Mates both busy everywhere: inputs 2k and 2k+1 to two outputs each, 0 and 1 to 0 .. 3, and so on.
+    std::vector<std::vector<std::uint32_t>> pairs(512);
+    for (std::uint32_t i = 0; i < 256; ++i) pairs[i] = {2 * i, 2 * i + 1};
+    REQUIRE(benes_multicast_delivers(net, pairs));
+}
+
 TEST_CASE("patterns that are not permutations, and multicasts whose outputs overlap, are refused") {
     const BenesNetwork b(8);
     CHECK_THROWS_WITH_AS(route(b, std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 6}),
@@ -146,6 +216,13 @@ TEST_CASE("patterns that are not permutations, and multicasts whose outputs over
     dest[0] = {1, 2};
     dest[5] = {2};
     CHECK_THROWS_WITH_AS(multicast(c, dest), doctest::Contains("multicast outputs overlap: output 2"), config_error);
+    std::vector<std::vector<std::uint32_t>> on8(8);
+    on8[0] = {1, 2};
+    on8[5] = {2};
+    CHECK_THROWS_WITH_AS(multicast(b, on8), doctest::Contains("multicast outputs overlap: output 2"), config_error);
+    on8[5] = {9};
+    CHECK_THROWS_WITH_AS(multicast(b, on8), doctest::Contains("broadcasts to output 9, which does not exist"),
+                         config_error);
 }
 
 TEST_CASE("a stored table of up to 1024 settings chosen by a 10-bit number") {

@@ -14,14 +14,8 @@
 //    middle switches may be excluded (faulty), as long as no switch has more
 //    connections than middle switches left.
 //  - SettingsTable: up to 1024 settings, selected by a 10-bit number.
-//  - multicast(ClosNetwork, destinations): two passes. The first replicates:
-//    sources, ordered by input switch, take middle switch j mod r (j their rank)
-//    and the consecutive blocks of output positions their copy counts need; any r
-//    consecutive sources (one input switch, or those sharing one output switch)
-//    then use distinct middle switches, so no output of any crossbar is fed twice.
-//    The second pass permutes the copies to their destinations.
-// A pattern that is not a permutation, or a multicast whose outputs overlap, is
-// refused with a message.
+// Two-pass multicast on both networks is in benes_multicast.hpp.
+// A pattern that is not a permutation is refused with a message.
 #pragma once
 
 #include <algorithm>
@@ -229,59 +223,5 @@ private:
     std::vector<std::optional<Setting>> slots_ = std::vector<std::optional<Setting>>(capacity);
     std::size_t stored_ = 0;
 };
-
-/// A multicast as two settings: replicate, then permute.
-struct MulticastPlan {
-    ClosNetwork::Setting replicate;
-    ClosNetwork::Setting permute;
-    std::size_t copies = 0;
-};
-
-/// Routes `destinations[i]` (the outputs input i broadcasts to; empty: idle) in two passes.
-inline MulticastPlan multicast(const ClosNetwork& net, const std::vector<std::vector<std::uint32_t>>& destinations) {
-    const std::size_t r = net.radix(), n = net.ports();
-    detail::require(destinations.size() == n, "a multicast on this network lists destinations for ", n,
-                    " inputs; got ", destinations.size());
-    std::vector<std::uint32_t> fed_by(n, unconnected);
-    std::size_t copies = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        for (const auto d : destinations[i]) {
-            detail::require(d < n, "input ", i, " broadcasts to output ", d, ", which does not exist");
-            detail::require(fed_by[d] == unconnected, "multicast outputs overlap: output ", d, " is wanted by inputs ",
-                            fed_by[d], " and ", i, "; each output may take one input");
-            fed_by[d] = static_cast<std::uint32_t>(i);
-            ++copies;
-        }
-    MulticastPlan plan;
-    plan.copies = copies;
-    plan.replicate = net.empty_setting();
-    // Pass 1: sources in input order (grouped by input switch); source j through
-    // middle switch j mod r, its copies at positions [start, start + k).
-    std::vector<std::uint32_t> second(n, unconnected);  // position -> final output
-    std::size_t j = 0, position = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto& dest = destinations[i];
-        if (dest.empty()) continue;
-        const auto a = static_cast<std::uint32_t>(i / r), p = static_cast<std::uint32_t>(i % r);
-        const auto m = static_cast<std::uint32_t>(j % r);
-        plan.replicate.take[0][a * r + m] = p;
-        for (std::size_t c = 0; c < dest.size(); ++c, ++position) {
-            const std::size_t b = position / r, q = position % r;
-            plan.replicate.take[1][m * r + b] = a;
-            plan.replicate.take[2][b * r + q] = m;
-            second[position] = dest[c];
-        }
-        ++j;
-    }
-    // Pass 2: a permutation from positions to destinations; unused positions fill
-    // the unused outputs in order (they carry nothing anyone reads).
-    std::vector<std::uint32_t> spare_outputs;
-    for (std::uint32_t o = 0; o < n; ++o)
-        if (fed_by[o] == unconnected) spare_outputs.push_back(o);
-    std::size_t next_spare = 0;
-    for (std::size_t t = copies; t < n; ++t) second[t] = spare_outputs[next_spare++];
-    plan.permute = route(net, second);
-    return plan;
-}
 
 }  // namespace fabric
