@@ -19,6 +19,8 @@
 #include <vector>
 #include <span>
 
+#include "../support/cycle_laws.hpp"
+
 using namespace fabric;
 
 namespace {
@@ -146,13 +148,8 @@ TEST_CASE("dragonfly deadlock check: one VC everywhere is cyclic, by turns and b
 TEST_CASE("dragonfly minimal routing on one VC deadlocks in the kernel, where 2 local VCs do not") {
     using Df1 = Dragonfly<5, BasicLink<1>, BasicLink<1>>;
     const Fabric<Df1, OneVc> fab(Df1(4, 2), allow_deadlock);
-    CycleConfig cfg;
-    cfg.warmup = 200;
-    cfg.measure = 5000;
-    cfg.watchdog = 2000;
-    const auto r = simulate_cycles(fab, UniformTraffic(36), 0.8, PacketSizes::fixed(16), cfg);
-    REQUIRE(r.deadlock);
-    CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
+    const CycleConfig cfg = deadlock_watch_config();
+    check_deadlock_reported(simulate_cycles(fab, UniformTraffic(36), 0.8, PacketSizes::fixed(16), cfg));
     const auto ok = simulate_cycles(Fabric<Df, DragonflyMinimal>{Df(4, 2)}, UniformTraffic(36), 0.8,
                                     PacketSizes::fixed(16), cfg);
     CHECK_FALSE(ok.deadlock);

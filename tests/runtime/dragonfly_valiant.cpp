@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <span>
 
+#include "../support/cycle_laws.hpp"
+
 using namespace fabric;
 
 namespace {
@@ -113,13 +115,8 @@ TEST_CASE("dragonfly Valiant on one VC is cyclic, refused, and deadlocks in the 
     const Df1 t(4, 2);
     CHECK_THROWS_WITH_AS((Fabric<Df1, ValiantOneVc>{t}), doctest::Contains("can deadlock"), config_error);
     const Fabric<Df1, ValiantOneVc> fab(t, allow_deadlock);
-    CycleConfig cfg;
-    cfg.warmup = 200;
-    cfg.measure = 5000;
-    cfg.watchdog = 2000;
-    const auto r = simulate_cycles(fab, UniformTraffic(36), 0.8, PacketSizes::fixed(8), cfg);
-    REQUIRE(r.deadlock);
-    CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
+    const CycleConfig cfg = deadlock_watch_config();
+    check_deadlock_reported(simulate_cycles(fab, UniformTraffic(36), 0.8, PacketSizes::fixed(8), cfg));
     // The provisioned policy, same load: no deadlock.
     const auto ok = simulate_cycles(Fabric<Df, DragonflyValiant>{Df(4, 2)}, UniformTraffic(36), 0.8,
                                     PacketSizes::fixed(8), cfg);

@@ -111,14 +111,9 @@ TEST_CASE("HyperX adaptive on one VC deadlocks in the kernel under tornado traff
     // twice, and on one VC the turns close cycles of channels that long packets hold.
     using Hx1 = HyperX<3, 9, BasicLink<1>>;
     const Fabric<Hx1, OneVc> fab(Hx1({4, 4, 4}), allow_deadlock);
-    CycleConfig cfg;
-    cfg.warmup = 200;
-    cfg.measure = 5000;
-    cfg.watchdog = 2000;
+    const CycleConfig cfg = deadlock_watch_config();
     const TornadoTraffic tornado(Grid({4, 4, 4}));
-    const auto r = simulate_cycles(fab, tornado, 0.9, PacketSizes::fixed(16), cfg);
-    REQUIRE(r.deadlock);
-    CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
+    check_deadlock_reported(simulate_cycles(fab, tornado, 0.9, PacketSizes::fixed(16), cfg));
     const Fabric<Hx, HyperXAdaptive> ok_fab{Hx({4, 4, 4})};
     const auto ok = simulate_cycles(ok_fab, tornado, 0.9, PacketSizes::fixed(16), cfg);
     CHECK_FALSE(ok.deadlock);

@@ -1,10 +1,12 @@
 // The laws every loaded cycle-kernel run below saturation obeys, checked in one
 // place: every measured packet delivered, none to the wrong terminal or out of
-// order within itself, and flits conserved (injected = ejected + in flight).
+// order within itself, and flits conserved (injected = ejected + in flight). And
+// the run in which an under-provisioned routing is to be seen deadlocking.
 #pragma once
 
 #include <doctest/doctest.h>
 
+#include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/result.hpp>
 
 inline void check_delivered_and_conserved(const fabric::CycleResult& r) {
@@ -13,4 +15,20 @@ inline void check_delivered_and_conserved(const fabric::CycleResult& r) {
     CHECK(r.misdelivered == 0);
     CHECK(r.out_of_order == 0);
     CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight);
+}
+
+/// Long enough for the watchdog to look several times: 200 cycles of warm-up,
+/// 5,000 measured, a flit waiting 2,000 cycles sends it looking.
+inline fabric::CycleConfig deadlock_watch_config() {
+    fabric::CycleConfig cfg;
+    cfg.warmup = 200;
+    cfg.measure = 5000;
+    cfg.watchdog = 2000;
+    return cfg;
+}
+
+/// The watchdog found a deadlock, and its report says so in the library's words.
+inline void check_deadlock_reported(const fabric::CycleResult& r) {
+    REQUIRE(r.deadlock);
+    CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
 }
