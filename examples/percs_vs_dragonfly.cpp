@@ -15,9 +15,6 @@
 // for PERCS's direct (L-D-L) and indirect (through a random third supernode)
 // routes and the dragonfly's minimal and Valiant routing.
 #include <fabric/composition.hpp>
-#include <fabric/mapping/grid.hpp>
-#include <fabric/mapping/patterns.hpp>
-#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/sim/link_load.hpp>
@@ -25,18 +22,20 @@
 #include <fabric/topology/dragonfly.hpp>
 
 #include "no_options.hpp"
+#include "percs_dragonfly_setup.hpp"
 
+#include <array>
 #include <cstdio>
 #include <variant>
 
 namespace {
 using namespace fabric;
 
-using Pattern = std::variant<UniformTraffic, GroupShiftTraffic, HaloTraffic>;
+using Pattern = fabric_examples::ComparisonPattern;
 
 /// GB/s a hub under `pattern` on fabric `fab`, and the class of the busiest link.
 template <class Fab>
-void row(const char* name, const Fab& fab, const Pattern (&patterns)[3], const char* const (&classes)[3]) {
+void row(const char* name, const Fab& fab, const std::array<Pattern, 3>& patterns, const char* const (&classes)[3]) {
     std::printf("| %s |", name);
     for (const Pattern& p : patterns) {
         const auto loads = std::visit([&](const auto& pattern) { return link_load(fab, pattern); }, p);
@@ -48,11 +47,11 @@ void row(const char* name, const Fab& fab, const Pattern (&patterns)[3], const c
 
 int main(int argc, char** argv) {
     if (fabric_examples::refuse_options(argc, argv)) return 2;
-    const PercsTopology percs = PercsTopology::alltoall_model(1);
-    const std::uint32_t a = PercsTopology::nodes_per_supernode, groups = percs.supernodes();
+    const fabric_examples::PercsDragonflyComparison setup;
+    const PercsTopology& percs = setup.percs;
+    const std::uint32_t a = setup.a, groups = setup.groups;
     const std::size_t hubs = percs.node_count();
-    const Pattern patterns[3] = {UniformTraffic(hubs, UniformTraffic::Self::excluded), GroupShiftTraffic(a, groups),
-                                 HaloTraffic(Grid({a, groups}))};
+    const auto patterns = setup.patterns();
     std::printf("PERCS (d = 1: %u supernodes of %u hubs, %zu hubs) beside a dragonfly of a = %u, h = 1, g = %u\n",
                 groups, a, hubs, a, groups);
     std::printf("GB/s a hub the busiest link allows (its class):\n\n");

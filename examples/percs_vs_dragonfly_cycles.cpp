@@ -12,9 +12,6 @@
 // supernodes wait, so more is accepted than the pattern as a whole can carry.)
 #include <fabric/composition.hpp>
 #include <fabric/experiment/saturation.hpp>
-#include <fabric/mapping/grid.hpp>
-#include <fabric/mapping/patterns.hpp>
-#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/dragonfly_ugal.hpp>
 #include <fabric/routing/dragonfly_valiant.hpp>
@@ -24,7 +21,9 @@
 #include <fabric/topology/dragonfly.hpp>
 
 #include "no_options.hpp"
+#include "percs_dragonfly_setup.hpp"
 
+#include <array>
 #include <cstdio>
 #include <variant>
 #include <vector>
@@ -32,11 +31,11 @@
 namespace {
 using namespace fabric;
 
-using Pattern = std::variant<UniformTraffic, GroupShiftTraffic, HaloTraffic>;
+using Pattern = fabric_examples::ComparisonPattern;
 
 template <class Fab>
 void row(const char* name, const Fab& fab, const CycleConfig& cfg, const PercsTopology& percs,
-         const Pattern (&patterns)[3]) {
+         const std::array<Pattern, 3>& patterns) {
     experiment::SaturationSettings search;
     search.high = percs_flits_per_cycle(percs, 12.0);
     search.tolerance = percs_flits_per_cycle(percs, 0.05);
@@ -58,10 +57,10 @@ void row(const char* name, const Fab& fab, const CycleConfig& cfg, const PercsTo
 
 int main(int argc, char** argv) {
     if (fabric_examples::refuse_options(argc, argv)) return 2;
-    const PercsTopology percs = PercsTopology::alltoall_model(1);
-    const std::uint32_t a = PercsTopology::nodes_per_supernode, groups = percs.supernodes();
-    const Pattern patterns[3] = {UniformTraffic(percs.node_count(), UniformTraffic::Self::excluded),
-                                 GroupShiftTraffic(a, groups), HaloTraffic(Grid({a, groups}))};
+    const fabric_examples::PercsDragonflyComparison setup;
+    const PercsTopology& percs = setup.percs;
+    const std::uint32_t a = setup.a, groups = setup.groups;
+    const auto patterns = setup.patterns();
     CycleConfig cfg = percs_cycle_config(percs);
     cfg.warmup = 2000;
     cfg.measure = 8000;
