@@ -145,6 +145,9 @@ int main(int argc, char** argv) {
             app.add_option("--memory-limit", s.memory_limit, "MB a run may take: a larger configuration is refused "
                            "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))
                 ->capture_default_str();
+            app.add_option("--source-queue", s.source_queue, "packets a terminal's source queues may hold: past it "
+                           "new messages are refused (reported as refused load); 0: unbounded")
+                ->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->capture_default_str();
             app.add_flag("--json", s.json, "JSON output");
             app.add_option("--sample-period", s.sample_period, "BookSim's converging sampler: sample periods of this "
                            "many cycles choose the window (--warmup and --measure are then unused); 0: fixed window")

@@ -46,6 +46,7 @@ struct RunSettings {
     std::string allocator = "separable";     // separable | islip | output-first | wavefront
     std::uint64_t watchdog = 10000;          // cycles
     std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
+    std::uint32_t source_queue = fabric::CycleConfig{}.source_queue_packets;  // packets a terminal may hold; 0: unbounded
     bool json = false;                       // JSON output (else text, or CSV for a sweep)
     std::uint64_t sample_period = 0;         // BookSim's converging sampler: period, cycles (0: fixed window)
     double warmup_thres = 0.05;              // relative change that ends warm-up
@@ -98,7 +99,7 @@ struct RunSettings {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, k, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
-                                                injection_queues, switching, allocator, watchdog, memory_limit, json, sample_period, warmup_thres, stopping_thres, max_samples,
+                                                injection_queues, switching, allocator, watchdog, memory_limit, source_queue, json, sample_period, warmup_thres, stopping_thres, max_samples,
                                                 latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, preset)
 
 }  // namespace fabric_apps

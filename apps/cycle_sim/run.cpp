@@ -46,6 +46,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
     c.memory_limit_mb = s.memory_limit;
+    c.source_queue_packets = s.source_queue;
     detail::require(s.terminal_latency.size() == 2, "terminal_latency: two cycle counts (injection, ejection); got ",
                     s.terminal_latency.size());
     c.injection_latency = s.terminal_latency[0];

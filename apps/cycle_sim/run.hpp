@@ -87,6 +87,9 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
                     r.source_limit_reached ? "saturated: the source queues reached the memory limit, run stopped"
                     : r.saturated          ? "saturated"
                                            : "not saturated");
+        if (r.refused > 0)
+            std::printf("refused %.4f flits/cycle/%s: messages drawn at terminals whose source queues held %u packets "
+                        "(--source-queue)\n", r.refused, r.terminals_per_node > 1 ? "terminal" : "node", s.source_queue);
         if (s.sample_period)
             std::printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
                         static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),

@@ -48,6 +48,7 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
     cfg.watchdog = 200 + in.next(800);
     cfg.output_buffer_flits = in.next(3) * 4;
     cfg.memory_limit_mb = 1 + in.next(64);
+    cfg.source_queue_packets = in.next(6);  // 0: unbounded
     cfg.seed = in.next(256);
     cfg.injection_latency = in.next(3);
     cfg.ejection_latency = in.next(3);
@@ -81,6 +82,9 @@ void run(const Net& net, const std::vector<long long>& grid, bool may_deadlock, 
         law(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped, "flits are conserved");
         law(std::isfinite(r.accepted) && std::isfinite(r.offered) && r.accepted >= 0, "loads are finite");
         law(r.window_start + r.window_cycles <= r.cycles, "the window lies within the run");
+        law(r.flits_refused_in_window <= r.flits_refused && (cfg.source_queue_packets || r.flits_refused == 0) &&
+                r.refused <= r.offered,
+            "only bounded source queues refuse, and what they refuse is part of the offered load");
         std::uint64_t accepted = 0;
         for (const NodeCounters& c : r.nodes) accepted += c.flits_accepted;
         law(r.nodes.empty() == !cfg.node_statistics && accepted == (r.nodes.empty() ? 0 : r.flits_ejected_in_window),

@@ -5,6 +5,7 @@
 
 #include <fabric/composition.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/torus.hpp>
@@ -485,6 +486,7 @@ TEST_CASE("the memory limit: a huge buffer is refused with its figure; a saturat
     const Net net{Torus<2>({8, 8})};
     CycleConfig cfg;
     cfg.memory_limit_mb = 1;  // a few thousand queued packets
+    cfg.source_queue_packets = 0;  // unbounded: the memory limit, not the queue bound, stops it
     cfg.warmup = 100;
     cfg.measure = 20000;
     CycleSimulator<Net> sim(net, cfg);
@@ -498,6 +500,40 @@ TEST_CASE("the memory limit: a huge buffer is refused with its figure; a saturat
     // The same run with room to spare runs its whole window.
     cfg.memory_limit_mb = 4096;
     CHECK_FALSE(CycleSimulator<Net>(net, cfg).run(UniformTraffic(64), 0.1).source_limit_reached);
+}
+
+TEST_CASE("bounded source queues: past the bound a message is refused, counted in the offered load") {
+    // A ring of 4, every node sending to the next: 2-flit packets at 2 flits a cycle
+    // (a packet every cycle). Worked by hand: the source's one injection VC passes
+    // a packet every 3 cycles (its 2 flits, then the next head's routing and VC
+    // allocation cycles overlap the tail's switch cycle by one), so once the
+    // queues hold their bound, 2 of every 3 packets are refused: the window
+    // offers 2, accepts 2/3 and refuses 4/3 flits a cycle. A packet accepted into
+    // the queue waits behind at most bound - 1 others (3 cycles each), so its
+    // latency is at most 3 (bound - 1) plus the zero-load 10 cycles
+    // ((h + 1) 4 + h + S - 1 with h = 1, S = 2), and at saturation some wait
+    // behind more than bound - 2.
+    using Net = Fabric<Torus<1>, DorTieSplit<>>;
+    const Net net{Torus<1>({4})};
+    CycleConfig cfg;
+    cfg.warmup = 200;
+    cfg.measure = 1000;
+    cfg.source_queue_packets = 4;
+    const auto r = CycleSimulator<Net>(net, cfg).run(NeighbourTraffic(Grid({4})), 2.0, PacketSizes::fixed(2));
+    CHECK(r.offered == doctest::Approx(2.0));
+    CHECK(r.refused == doctest::Approx(4.0 / 3).epsilon(0.005));
+    CHECK(r.accepted == doctest::Approx(2.0 / 3).epsilon(0.005));
+    CHECK(r.flits_created_in_window + r.flits_refused_in_window == 4 * 2 * cfg.measure);
+    CHECK(r.saturated);  // accepted half of what was offered
+    CHECK(r.drained);    // but every packet created got through
+    CHECK(r.latency.max <= 3 * (cfg.source_queue_packets - 1) + 10);
+    CHECK(r.latency.max > 3 * (cfg.source_queue_packets - 2) + 10);
+    // Unbounded, nothing is refused and the queues (and latency) grow with the run.
+    cfg.source_queue_packets = 0;
+    const auto u = CycleSimulator<Net>(net, cfg).run(NeighbourTraffic(Grid({4})), 2.0, PacketSizes::fixed(2));
+    CHECK(u.refused == 0);
+    CHECK(u.offered == doctest::Approx(2.0));
+    CHECK(u.latency.max > 500);
 }
 
 TEST_CASE("delays past 2^20 cycles are refused: link latency, a pipeline stage, a slowed link") {

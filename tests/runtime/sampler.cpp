@@ -105,3 +105,28 @@ TEST_CASE("past saturation the latency threshold stops a sampled run, reported s
     CHECK_THROWS_WITH_AS(sim.run_trace(std::vector<TraceMessage>{{0, 0, 1, 1}}), doctest::Contains("sampler"),
                          config_error);
 }
+
+TEST_CASE("a sample period in which a full source queue refused a message is unstable") {
+    // The rule alone: a refusal ends the run whatever the latency.
+    ConvergingSampling s;
+    s.sample_period = 100;
+    cycle::ConvergenceSampler rule(s);
+    CHECK(rule.observe(20, 0.1, false) == Step::warming);
+    CHECK(rule.observe(20, 0.1, true) == Step::unstable);
+    // In a run past saturation with no latency threshold: the bounded source queues
+    // fill, and the period in which the first message is refused stops the run.
+    CycleConfig cfg;
+    cfg.sampling.sample_period = 1000;
+    cfg.sampling.latency_threshold = 0;
+    cfg.source_queue_packets = 32;
+    const auto r = simulate_cycles(torus8(), UniformTraffic(64), 0.8, PacketSizes::fixed(1), cfg);
+    CHECK(r.flits_refused > 0);
+    CHECK(r.saturated);
+    CHECK_FALSE(r.sampling_converged);
+    CHECK(r.sample_periods < cfg.sampling.max_samples);
+    // Unbounded queues refuse nothing: the same run goes on to max_samples.
+    cfg.source_queue_packets = 0;
+    const auto u = simulate_cycles(torus8(), UniformTraffic(64), 0.8, PacketSizes::fixed(1), cfg);
+    CHECK(u.flits_refused == 0);
+    CHECK(u.sample_periods == cfg.sampling.max_samples);
+}

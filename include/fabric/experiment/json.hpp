@@ -83,12 +83,14 @@ inline nlohmann::json to_json(const CycleResult& r) {
     for (const ClassResult& c : r.classes)
         classes.push_back({{"offered", c.offered},
                            {"accepted", c.accepted},
+                           {"refused", c.refused},
                            {"latency_mean", c.latency.mean},
                            {"latency_p99", c.latency.p99},
                            {"measured_packets", c.measured_packets},
                            {"measured_delivered", c.measured_delivered}});
     return nlohmann::json{{"offered", r.offered},
                           {"accepted", r.accepted},
+                          {"refused", r.refused},
                           {"latency_mean", r.latency.mean},
                           {"latency_p50", r.latency.p50},
                           {"latency_p99", r.latency.p99},

@@ -1,7 +1,9 @@
 // Where the cycle kernel's packets come from: a Bernoulli process per node (or a
 // trace), and per node its source queues, into which packets are dealt message
-// by message. A source queue is unbounded: what it holds was created but not yet
-// injected, which is how an offered load above saturation shows.
+// by message. What a source queue holds was created but not yet injected; the
+// simulator refuses new messages at a terminal whose queues hold
+// CycleConfig::source_queue_packets, which is how an offered load above
+// saturation shows (CycleResult::refused) without memory growing.
 #pragma once
 
 #include <algorithm>
@@ -129,6 +131,7 @@ public:
         queues_ = queues * classes;
         rings_.assign(static_cast<std::size_t>(nodes) * queues_, RingQueue<std::uint32_t>{});
         next_.assign(static_cast<std::size_t>(nodes) * classes, 0);
+        held_.assign(nodes, 0);
         packets_ = 0;
     }
     /// The queue of `node` that takes its next message of class `klass`.
@@ -145,6 +148,7 @@ public:
         auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
         ring.push(id);
         ++packets_;
+        ++held_[node];
         return ring.size() == 1;
     }
     [[nodiscard]] std::uint32_t front(std::uint32_t node, std::uint32_t q) const {
@@ -155,15 +159,19 @@ public:
         auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
         ring.pop();
         --packets_;
+        --held_[node];
         return ring.empty();
     }
     /// Packets waiting in all source queues.
     [[nodiscard]] std::uint64_t packets() const { return packets_; }
+    /// Packets waiting in the source queues of `node`, all classes.
+    [[nodiscard]] std::uint32_t held(std::uint32_t node) const { return held_[node]; }
 
 private:
     std::uint32_t queues_ = 1, per_class_ = 1, classes_ = 1;
     std::vector<RingQueue<std::uint32_t>> rings_;
     std::vector<std::uint32_t> next_;
+    std::vector<std::uint32_t> held_;  // per node: packets in its queues
     std::uint64_t packets_ = 0;
 };
 

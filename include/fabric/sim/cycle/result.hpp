@@ -55,7 +55,8 @@ struct LatencySummary {
 /// node unless the topology is concentrated): flits in the window, and the
 /// measured packets delivered, by source and by destination.
 struct NodeCounters {
-    std::uint64_t flits_offered = 0;     // created here
+    std::uint64_t flits_offered = 0;     // created here, or refused (CycleConfig::source_queue_packets)
+    std::uint64_t flits_refused = 0;     // refused here: its source queues were full
     std::uint64_t flits_injected = 0;    // left this node's source queues
     std::uint64_t flits_accepted = 0;    // ejected here
     std::uint64_t packets_sent = 0;      // measured packets from here, delivered
@@ -67,20 +68,25 @@ struct NodeCounters {
 /// One traffic class's share of a run (CycleConfig::class_priority): its load
 /// in the window and its measured packets (replies included, with request_reply).
 struct ClassResult {
-    double offered = 0;   // flits/cycle/terminal of this class created in the window
+    double offered = 0;   // flits/cycle/terminal of this class created (or refused) in the window
     double accepted = 0;  // flits/cycle/terminal of this class ejected in the window
+    double refused = 0;   // flits/cycle/terminal of this class refused in the window (full source queues)
     LatencySummary latency;
     std::uint64_t measured_packets = 0;
     std::uint64_t measured_delivered = 0;
     std::uint64_t flits_created_in_window = 0;
     std::uint64_t flits_ejected_in_window = 0;
+    std::uint64_t flits_refused_in_window = 0;
 };
 
 /// Loads are per terminal: per node unless the topology is concentrated
 /// (terminals_per_node > 1; Concentrated).
 struct CycleResult {
-    double offered = 0;         // flits/cycle/terminal created during the window
+    double offered = 0;         // flits/cycle/terminal offered during the window: created, or refused
     double accepted = 0;        // flits/cycle/terminal ejected during the window
+    /// Flits/cycle/terminal of the offered load refused in the window, at
+    /// terminals whose source queues held CycleConfig::source_queue_packets.
+    double refused = 0;
     LatencySummary latency;     // creation to tail ejection, measured packets
     LatencySummary network_latency;  // head leaving the source queue to tail ejection
     double hops_mean = 0;
@@ -103,6 +109,8 @@ struct CycleResult {
     std::uint64_t measured_hops = 0;       // links crossed by the measured packets delivered
     std::uint64_t flits_created_in_window = 0;
     std::uint64_t flits_ejected_in_window = 0;
+    std::uint64_t flits_refused_in_window = 0;
+    std::uint64_t flits_refused = 0;       // over the whole run (CycleConfig::source_queue_packets)
     std::uint64_t flit_moves = 0;          // flits through a switch (or out of a source queue)
     // Conservation: injected = ejected + in flight + dropped, at the end of the run;
     // every packet is delivered or lost, and every lost one is counted here.

@@ -13,7 +13,10 @@
 //     within stopping_threshold counts towards convergence, any other resets the
 //     count; three in a row close the window;
 //   - a mean latency above latency_threshold at any period ends the run as
-//     unstable (saturated), and max_samples periods in all end it unconverged.
+//     unstable (saturated), and max_samples periods in all end it unconverged;
+//   - not in BookSim, whose source queues are unbounded: a period in which a
+//     source refused a message (its queues held CycleConfig::source_queue_packets)
+//     is unstable too, since there the queues, and the latency, would grow.
 #pragma once
 
 #include <cmath>
@@ -40,14 +43,15 @@ public:
     [[nodiscard]] bool clear_next() const { return clear_next_; }
 
     /// The statistics after one more period: `latency` the mean over the packets
-    /// delivered since the last clear, `accepted` their flits a cycle a node.
-    Step observe(double latency, double accepted) {
+    /// delivered since the last clear, `accepted` their flits a cycle a node;
+    /// `refused`: whether a source refused a message in this period.
+    Step observe(double latency, double accepted, bool refused = false) {
         ++periods_;
         const double dl = change(latency, prev_latency_), da = change(accepted, prev_accepted_);
         prev_latency_ = latency;
         prev_accepted_ = accepted;
         clear_next_ = false;
-        if (s_.latency_threshold > 0 && latency > s_.latency_threshold) return Step::unstable;
+        if (refused || (s_.latency_threshold > 0 && latency > s_.latency_threshold)) return Step::unstable;
         Step step = Step::measuring;
         if (!measuring_) {
             const bool warm = s_.warmup_periods ? periods_ >= s_.warmup_periods
@@ -102,6 +106,7 @@ public:
         if (!cfg.sampling.enabled()) return;
         sampler_.emplace(cfg.sampling);
         base_ = {};
+        refused_ = 0;
         cfg.warmup = never;
         cfg.measure = 1;
     }
@@ -116,7 +121,8 @@ public:
         const double accepted = static_cast<double>(res.flits_ejected - base_.flits) /
                                 (static_cast<double>(end - base_.since) * nodes);
         using Step = ConvergenceSampler::Step;
-        const Step step = sampler_->observe(latency, accepted);
+        const Step step = sampler_->observe(latency, accepted, res.flits_refused > refused_);
+        refused_ = res.flits_refused;
         res.sample_periods = sampler_->periods();
         if (sampler_->clear_next()) base_ = {res.packets_delivered, res.delivered_latency_sum, res.flits_ejected, end};
         if (step == Step::unstable) return false;
@@ -133,6 +139,7 @@ private:
     struct {
         std::uint64_t packets = 0, latency = 0, flits = 0, since = 0;
     } base_;
+    std::uint64_t refused_ = 0;  // the run's refused flits at the last period's end
 };
 
 }  // namespace cycle

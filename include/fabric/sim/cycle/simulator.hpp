@@ -2,7 +2,8 @@
 //
 // Routers are input queued, with `V` virtual channels per input port and a buffer
 // per VC whose depth the flow-control protocol sets. Every router has one input
-// port per link plus an injection port (fed by an unbounded source queue), and
+// port per link plus an injection port (fed by a source queue bounded by
+// CycleConfig::source_queue_packets: past it new messages are refused), and
 // one output port per link plus an ejection port (an infinite sink, one flit per
 // cycle). Packets are source routed: at creation the routing policy writes the
 // whole route, each hop naming its port and virtual channel (select_route).
@@ -38,7 +39,8 @@
 // tracked to delivery while the offered load continues (drain). A run is reported
 // saturated when its measured packets have not all arrived by the drain limit (or
 // its source queues outgrow max_queued_per_node, which stops it early), or when
-// it accepted less than 95% of the load offered in the window.
+// it accepted less than 95% of the load offered in the window (the offered load
+// counts the messages refused at full source queues).
 // A watchdog stops a run when flits that have not moved for `watchdog` cycles wait
 // on each other in a cycle of virtual channels, and reports that cycle.
 //
@@ -262,7 +264,17 @@ private:
                         const auto& open = this->outstanding_;  // with max_outstanding: a source at the limit makes none
                         if (!open.empty() && open[n] >= cfg_.request_reply.max_outstanding) return;
                         const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                        create_message(n, dst, loads[c].sizes.draw(rng), now, rng, c);
+                        const std::uint32_t size = loads[c].sizes.draw(rng);
+                        if (!cfg_.source_queue_packets || sources_.held(n) < cfg_.source_queue_packets)
+                            return create_message(n, dst, size, now, rng, c);
+                        res_.flits_refused += size;  // refused: the terminal's source queues are full
+                        if (!cfg_.in_window(now)) return;
+                        res_.flits_refused_in_window += size;
+                        this->classes_.refused(c, size);
+                        if (!res_.nodes.empty()) {
+                            res_.nodes[n].flits_offered += size;
+                            res_.nodes[n].flits_refused += size;
+                        }
                     });
         });
     }
@@ -347,7 +359,9 @@ private:
         const auto window = static_cast<double>(std::max<std::uint64_t>(
             1, std::min(cfg_.measure, cycles > cfg_.warmup ? cycles - cfg_.warmup : 0)));
         const double window_node_cycles = window * this->terminals_;  // per terminal (a node, unless concentrated)
-        res_.offered = static_cast<double>(res_.flits_created_in_window) / window_node_cycles;
+        res_.offered = static_cast<double>(res_.flits_created_in_window + res_.flits_refused_in_window) /
+                       window_node_cycles;
+        res_.refused = static_cast<double>(res_.flits_refused_in_window) / window_node_cycles;
         res_.accepted = static_cast<double>(res_.flits_ejected_in_window) / window_node_cycles;
         res_.saturated = !res_.drained || res_.accepted < 0.95 * res_.offered;
         res_.latency = LatencySummary::of(latency_hist_);

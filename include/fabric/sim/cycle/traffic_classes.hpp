@@ -61,6 +61,9 @@ public:
         if (in_window) results_[klass].flits_created_in_window += flits;
         if (measured) ++results_[klass].measured_packets;
     }
+    void refused(std::uint32_t klass, std::uint32_t flits) {
+        if (counted_) results_[klass].flits_refused_in_window += flits;
+    }
     void ejected(std::uint32_t klass, bool in_window) {
         if (counted_ && in_window) ++results_[klass].flits_ejected_in_window;
     }
@@ -73,7 +76,8 @@ public:
     [[nodiscard]] std::vector<ClassResult> finish(double node_cycles) {
         for (std::size_t c = 0; c < results_.size(); ++c) {
             ClassResult& r = results_[c];
-            r.offered = static_cast<double>(r.flits_created_in_window) / node_cycles;
+            r.offered = static_cast<double>(r.flits_created_in_window + r.flits_refused_in_window) / node_cycles;
+            r.refused = static_cast<double>(r.flits_refused_in_window) / node_cycles;
             r.accepted = static_cast<double>(r.flits_ejected_in_window) / node_cycles;
             r.latency = LatencySummary::of(hist_[c]);
         }

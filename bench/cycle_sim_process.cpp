@@ -1,0 +1,109 @@
+// The rows of cycle_bench run through the cycle_sim tool as a whole process, as a
+// user runs them: wall time from launch to exit (parsing options, building the
+// fabric, the run, the output), node-cycles per second over the cycles the run
+// reports, and the process's peak memory. Each row prints the kernel-speed goal
+// beside it, as cycle_bench does.
+//
+//   cycle_sim_process [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Row {
+    const char* dims;
+    double nodes;
+    double rate;
+    unsigned flits;
+    unsigned long long measure;
+    double goal;  // node-cycles per second; 0: none set
+};
+
+/// Runs `argv` with its standard output captured; returns the output, and the
+/// child's peak resident memory (MiB) and exit status through the references.
+std::string run(const std::vector<std::string>& args, double& peak_mib, int& status) {
+    int fds[2];
+    if (pipe(fds) != 0) std::exit(2);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        std::perror(argv[0]);
+        _exit(127);
+    }
+    close(fds[1]);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    rusage usage{};
+    wait4(pid, &status, 0, &usage);
+    peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    return out;
+}
+
+/// The number after "key": in the tool's JSON output (0 when missing).
+double field(const std::string& json, const char* key) {
+    const std::string k = std::string("\"") + key + "\":";
+    const auto at = json.find(k);
+    return at == std::string::npos ? 0 : std::strtod(json.c_str() + at + k.size(), nullptr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool quick = false;
+    std::string tool;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+        else tool = argv[i];
+    }
+    if (tool.empty()) {
+        tool = argv[0];
+        tool = tool.substr(0, tool.find_last_of('/') + 1) + "../apps/cycle_sim";
+    }
+    const std::vector<Row> rows = {
+        {"8,8", 64, 0.1, 1, 200000, 1.0e8},        {"8,8", 64, 0.1, 4, 200000, 1.2e8},
+        {"8,8", 64, 0.3, 1, 200000, 3.0e7},        {"8,8", 64, 0.3, 4, 200000, 0},
+        {"16,16,16", 4096, 0.1, 1, 5000, 2.0e7},   {"16,16,16", 4096, 0.1, 4, 5000, 0},
+        {"16,16,16", 4096, 0.3, 1, 5000, 1.0e7},   {"16,16,16", 4096, 0.3, 4, 5000, 0},
+    };
+    int failed = 0;
+    for (const Row& r : rows) {
+        const unsigned long long measure = quick ? r.measure / 10 : r.measure;
+        const std::vector<std::string> args = {tool, "--dims", r.dims, "--rate", std::to_string(r.rate), "--packet",
+                                               std::to_string(r.flits), "--warmup", std::to_string(measure / 10),
+                                               "--measure", std::to_string(measure), "--json"};
+        double peak = 0;
+        int status = 0;
+        const auto start = std::chrono::steady_clock::now();
+        const std::string out = run(args, peak, status);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            std::fprintf(stderr, "cycle_sim_process: %s failed (status %d)\n", tool.c_str(), status);
+            ++failed;
+            continue;
+        }
+        const double cycles = field(out, "cycles");
+        std::printf("{\"bench\": \"cycle_sim_process\", \"torus\": \"%s\", \"rate\": %.2f, \"packet_flits\": %u, "
+                    "\"cycles\": %.0f, \"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, "
+                    "\"accepted\": %.4f, \"refused\": %.4f, \"saturated\": %s, \"peak_rss_MiB\": %.1f}\n",
+                    r.dims, r.rate, r.flits, cycles, s, cycles * r.nodes / s, r.goal, field(out, "accepted"),
+                    field(out, "refused"), out.find("\"saturated\": true") != std::string::npos ? "true" : "false",
+                    peak);
+    }
+    return failed ? 1 : 0;
+}
