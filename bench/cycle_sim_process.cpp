@@ -1,8 +1,9 @@
 // The rows of cycle_bench run through the cycle_sim tool as a whole process, as a
 // user runs them: wall time from launch to exit (parsing options, building the
 // fabric, the run, the output), node-cycles per second over the cycles the run
-// reports, and the process's peak memory. Each row prints the kernel-speed goal
-// beside it, as cycle_bench does.
+// reports, and the process's peak memory (each row its own process). Each row
+// prints the kernel-speed goal beside it, and the bounded-queue rows the memory
+// goal, as cycle_bench does.
 //
 //   cycle_sim_process [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
 #include <sys/resource.h>
@@ -25,6 +26,7 @@ struct Row {
     unsigned flits;
     unsigned long long measure;
     double goal;  // node-cycles per second; 0: none set
+    unsigned source_queue = 0;  // --source-queue (0: unbounded)
 };
 
 /// Runs `argv` with its standard output captured; returns the output, and the
@@ -80,13 +82,15 @@ int main(int argc, char** argv) {
         {"8,8", 64, 0.3, 1, 200000, 3.0e7},        {"8,8", 64, 0.3, 4, 200000, 0},
         {"16,16,16", 4096, 0.1, 1, 5000, 2.0e7},   {"16,16,16", 4096, 0.1, 4, 5000, 0},
         {"16,16,16", 4096, 0.3, 1, 5000, 1.0e7},   {"16,16,16", 4096, 0.3, 4, 5000, 0},
+        {"16,16,16", 4096, 0.3, 1, 5000, 1.0e7, 32}, {"16,16,16", 4096, 0.3, 4, 5000, 0, 32},
     };
     int failed = 0;
     for (const Row& r : rows) {
         const unsigned long long measure = quick ? r.measure / 10 : r.measure;
         const std::vector<std::string> args = {tool, "--dims", r.dims, "--rate", std::to_string(r.rate), "--packet",
                                                std::to_string(r.flits), "--warmup", std::to_string(measure / 10),
-                                               "--measure", std::to_string(measure), "--json"};
+                                               "--measure", std::to_string(measure), "--source-queue",
+                                               std::to_string(r.source_queue), "--json"};
         double peak = 0;
         int status = 0;
         const auto start = std::chrono::steady_clock::now();
@@ -100,10 +104,12 @@ int main(int argc, char** argv) {
         const double cycles = field(out, "cycles");
         std::printf("{\"bench\": \"cycle_sim_process\", \"torus\": \"%s\", \"rate\": %.2f, \"packet_flits\": %u, "
                     "\"cycles\": %.0f, \"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, "
-                    "\"accepted\": %.4f, \"refused\": %.4f, \"saturated\": %s, \"peak_rss_MiB\": %.1f}\n",
+                    "\"accepted\": %.4f, \"source_queue\": %u, \"refused\": %.4f, \"saturated\": %s, "
+                    "\"peak_rss_MiB\": %.1f, \"memory_goal_MiB\": %d}\n",
                     r.dims, r.rate, r.flits, cycles, s, cycles * r.nodes / s, r.goal, field(out, "accepted"),
-                    field(out, "refused"), out.find("\"saturated\": true") != std::string::npos ? "true" : "false",
-                    peak);
+                    r.source_queue, field(out, "refused"),
+                    out.find("\"saturated\": true") != std::string::npos ? "true" : "false", peak,
+                    r.source_queue ? 64 : 0);
     }
     return failed ? 1 : 0;
 }
