@@ -1,9 +1,10 @@
 // Where the cycle kernel's packets come from: a Bernoulli process per node (or a
 // trace), and per node its source queues, into which packets are dealt message
-// by message. What a source queue holds was created but not yet injected; the
-// simulator refuses new messages at a terminal whose queues hold
-// CycleConfig::source_queue_packets, which is how an offered load above
-// saturation shows (CycleResult::refused) without memory growing.
+// by message. What a source queue holds was created but not yet injected, which
+// is how an offered load above saturation shows; with
+// CycleConfig::source_queue_packets set, the simulator refuses new messages at a
+// terminal whose queues hold that many (CycleResult::refused), so memory stops
+// growing.
 #pragma once
 
 #include <algorithm>

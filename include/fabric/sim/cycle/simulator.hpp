@@ -2,8 +2,8 @@
 //
 // Routers are input queued, with `V` virtual channels per input port and a buffer
 // per VC whose depth the flow-control protocol sets. Every router has one input
-// port per link plus an injection port (fed by a source queue bounded by
-// CycleConfig::source_queue_packets: past it new messages are refused), and
+// port per link plus an injection port (fed by a source queue, unbounded unless
+// CycleConfig::source_queue_packets bounds it: past it messages are refused), and
 // one output port per link plus an ejection port (an infinite sink, one flit per
 // cycle). Packets are source routed: at creation the routing policy writes the
 // whole route, each hop naming its port and virtual channel (select_route).

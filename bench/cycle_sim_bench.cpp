@@ -5,7 +5,7 @@
 // prints the kernel-speed goal beside it, and the bounded-queue rows the memory
 // goal, as cycle_bench does.
 //
-//   cycle_sim_process [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
+//   cycle_sim_bench [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,12 +97,12 @@ int main(int argc, char** argv) {
         const std::string out = run(args, peak, status);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            std::fprintf(stderr, "cycle_sim_process: %s failed (status %d)\n", tool.c_str(), status);
+            std::fprintf(stderr, "cycle_sim_bench: %s failed (status %d)\n", tool.c_str(), status);
             ++failed;
             continue;
         }
         const double cycles = field(out, "cycles");
-        std::printf("{\"bench\": \"cycle_sim_process\", \"torus\": \"%s\", \"rate\": %.2f, \"packet_flits\": %u, "
+        std::printf("{\"bench\": \"cycle_sim_bench\", \"torus\": \"%s\", \"rate\": %.2f, \"packet_flits\": %u, "
                     "\"cycles\": %.0f, \"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, "
                     "\"accepted\": %.4f, \"source_queue\": %u, \"refused\": %.4f, \"saturated\": %s, "
                     "\"peak_rss_MiB\": %.1f, \"memory_goal_MiB\": %d}\n",
