@@ -524,7 +524,7 @@ TEST_CASE("bounded source queues: past the bound a message is refused, counted i
     CHECK(r.refused == doctest::Approx(4.0 / 3).epsilon(0.005));
     CHECK(r.accepted == doctest::Approx(2.0 / 3).epsilon(0.005));
     CHECK(r.flits_created_in_window + r.flits_refused_in_window == 4 * 2 * cfg.measure);
-    CHECK(r.saturated);  // accepted half of what was offered
+    CHECK(r.saturated);  // accepted a third of what was offered
     CHECK(r.drained);    // but every packet created got through
     CHECK(r.latency.max <= 3 * (cfg.source_queue_packets - 1) + 10);
     CHECK(r.latency.max > 3 * (cfg.source_queue_packets - 2) + 10);
