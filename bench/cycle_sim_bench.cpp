@@ -2,10 +2,12 @@
 // user runs them: wall time from launch to exit (parsing options, building the
 // fabric, the run, the output), node-cycles per second over the cycles the run
 // reports, and the process's peak memory (each row its own process). Each row
-// prints the kernel-speed goal beside it, and the bounded-queue rows the memory
-// goal, as cycle_bench does.
+// prints its goals beside it; the rows and goals are bench/cycle_rows.hpp's, the
+// ones cycle_bench runs in its own process.
 //
 //   cycle_sim_bench [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
+#include "cycle_rows.hpp"
+
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,16 +20,6 @@
 #include <vector>
 
 namespace {
-
-struct Row {
-    const char* dims;
-    double nodes;
-    double rate;
-    unsigned flits;
-    unsigned long long measure;
-    double goal;  // node-cycles per second; 0: none set
-    unsigned source_queue = 0;  // --source-queue (0: unbounded)
-};
 
 /// Runs `argv` with its standard output captured; returns the output, and the
 /// child's peak resident memory (MiB) and exit status through the references.
@@ -77,17 +69,13 @@ int main(int argc, char** argv) {
         tool = argv[0];
         tool = tool.substr(0, tool.find_last_of('/') + 1) + "../apps/cycle_sim";
     }
-    const std::vector<Row> rows = {
-        {"8,8", 64, 0.1, 1, 200000, 1.0e8},        {"8,8", 64, 0.1, 4, 200000, 1.2e8},
-        {"8,8", 64, 0.3, 1, 200000, 3.0e7},        {"8,8", 64, 0.3, 4, 200000, 0},
-        {"16,16,16", 4096, 0.1, 1, 5000, 2.0e7},   {"16,16,16", 4096, 0.1, 4, 5000, 0},
-        {"16,16,16", 4096, 0.3, 1, 5000, 1.0e7},   {"16,16,16", 4096, 0.3, 4, 5000, 0},
-        {"16,16,16", 4096, 0.3, 1, 5000, 1.0e7, 32}, {"16,16,16", 4096, 0.3, 4, 5000, 0, 32},
-    };
     int failed = 0;
-    for (const Row& r : rows) {
+    for (const auto& r : fabric_bench::cycle_rows()) {
         const unsigned long long measure = quick ? r.measure / 10 : r.measure;
-        const std::vector<std::string> args = {tool, "--dims", r.dims, "--rate", std::to_string(r.rate), "--packet",
+        const std::string dims = fabric_bench::join_shape(r.shape, ',');
+        double nodes = 1;
+        for (const long long k : r.shape) nodes *= static_cast<double>(k);
+        const std::vector<std::string> args = {tool, "--dims", dims, "--rate", std::to_string(r.rate), "--packet",
                                                std::to_string(r.flits), "--warmup", std::to_string(measure / 10),
                                                "--measure", std::to_string(measure), "--source-queue",
                                                std::to_string(r.source_queue), "--json"};
@@ -106,10 +94,10 @@ int main(int argc, char** argv) {
                     "\"cycles\": %.0f, \"seconds\": %.3f, \"node_cycles_per_second\": %.3g, \"goal\": %.3g, "
                     "\"accepted\": %.4f, \"source_queue\": %u, \"refused\": %.4f, \"saturated\": %s, "
                     "\"peak_rss_MiB\": %.1f, \"memory_goal_MiB\": %d}\n",
-                    r.dims, r.rate, r.flits, cycles, s, cycles * r.nodes / s, r.goal, field(out, "accepted"),
+                    dims.c_str(), r.rate, r.flits, cycles, s, cycles * nodes / s, r.goal, field(out, "accepted"),
                     r.source_queue, field(out, "refused"),
                     out.find("\"saturated\": true") != std::string::npos ? "true" : "false", peak,
-                    r.source_queue ? 64 : 0);
+                    r.memory_goal_mib);
     }
     return failed ? 1 : 0;
 }
