@@ -58,3 +58,22 @@ TEST_CASE("views::channels by class on the chord ring: 16 ring channels, 8 chord
     REQUIRE(chords.size() == 8);
     CHECK(chords[3].to == NodeId{7});
 }
+
+TEST_CASE("views::for_each_channel visits what views::channels lists, in the same order, also at compile time") {
+    auto same = [](const auto& t) {
+        const auto listed = views::channels(t) | ranges::to<std::vector>();
+        std::vector<Channel> visited;
+        views::for_each_channel(t, [&](const Channel& c) { visited.push_back(c); });
+        return visited == listed;
+    };
+    CHECK(same(Mesh<2>{{4, 3}}));
+    CHECK(same(Torus<3>{{4, 3, 2}}));
+    CHECK(same(PercsTopology(16, 2)));
+    CHECK(same(own::ChordRing<8>{}));
+    // 34 directed channels of a 4x3 mesh (above), counted in constant evaluation.
+    static_assert([] {
+        std::size_t n = 0;
+        views::for_each_channel(Mesh<2, BasicLink<1>, StaticExtents<4, 3>>{}, [&](const Channel&) { ++n; });
+        return n;
+    }() == 34);
+}

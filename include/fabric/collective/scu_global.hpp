@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include <fabric/core/error.hpp>
@@ -44,23 +43,23 @@ struct ScuGlobalResult {
 
 class ScuGlobalSum {
 public:
-    explicit ScuGlobalSum(bool doubled = false) : doubled_(doubled) {}
+    constexpr explicit ScuGlobalSum(bool doubled = false) : doubled_(doubled) {}
 
-    [[nodiscard]] bool doubled() const { return doubled_; }
+    [[nodiscard]] constexpr bool doubled() const { return doubled_; }
 
     /// Hops of the ring exchange in one dimension of N nodes.
-    [[nodiscard]] std::size_t hops(std::uint32_t n) const {
+    [[nodiscard]] constexpr std::size_t hops(std::uint32_t n) const {
         if (n <= 1) return 0;
         return doubled_ ? n / 2 : n - 1;
     }
-    [[nodiscard]] std::size_t hops(const std::vector<std::uint32_t>& extents) const {
+    [[nodiscard]] constexpr std::size_t hops(const std::vector<std::uint32_t>& extents) const {
         std::size_t h = 0;
         for (const auto n : extents) h += hops(n);
         return h;
     }
 
     /// The closed form of the timing above, in bit times.
-    [[nodiscard]] std::uint64_t model_cycles(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
+    [[nodiscard]] constexpr std::uint64_t model_cycles(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
         const std::uint64_t word = QcdocScu::bits_per_word, L = link.latency_cycles();
         const std::uint64_t step = std::max<std::uint64_t>(word, 8 + L);
         std::uint64_t t = 0;
@@ -75,7 +74,7 @@ public:
     /// already holds that word. In doubled mode words go both ways round at once
     /// (ties to +). The hop count is what the walk took, not a formula: the test
     /// compares it with N - 1 and floor(N / 2).
-    [[nodiscard]] ScuGlobalResult simulate(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
+    [[nodiscard]] constexpr ScuGlobalResult simulate(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
         for (const auto n : extents) detail::require(n >= 1, "partition extents must be at least 1");
         ScuGlobalResult r;
         const std::uint64_t word = QcdocScu::bits_per_word, L = link.latency_cycles();
@@ -97,7 +96,7 @@ public:
     /// each ring added from coordinate 0 upwards. values[i] belongs to the node
     /// with logical coordinates of index i (dimension 0 fastest).
     template <class V>
-    [[nodiscard]] V reduce(const std::vector<std::uint32_t>& extents, std::vector<V> values) const {
+    [[nodiscard]] constexpr V reduce(const std::vector<std::uint32_t>& extents, std::vector<V> values) const {
         std::size_t nodes = 1;
         for (const auto n : extents) nodes *= n;
         detail::require(values.size() == nodes, "a global sum over ", nodes, " nodes needs ", nodes,
@@ -128,7 +127,7 @@ private:
     /// One ring of n nodes (all rings of a dimension run alike and at once). Round
     /// k: every node's link of each direction sends the k-th word of its queue,
     /// unless the next node already holds it.
-    [[nodiscard]] RingExchange exchange_ring(std::uint32_t n, std::uint64_t word, std::uint64_t L) const {
+    [[nodiscard]] constexpr RingExchange exchange_ring(std::uint32_t n, std::uint64_t word, std::uint64_t L) const {
         RingExchange ring;
         if (n <= 1) return ring;
         struct Pending {
@@ -140,18 +139,18 @@ private:
         for (std::uint32_t j = 0; j < n; ++j) holds[std::size_t{j} * n + j] = 1;
         const int directions = doubled_ ? 2 : 1;
         std::vector<std::uint64_t> link_free(std::size_t{n} * 2, 0);
-        std::vector<std::deque<Pending>> queue(std::size_t{n} * 2);
+        std::vector<std::vector<Pending>> queue(std::size_t{n} * 2);  // each read from head[q] on (constexpr, unlike deque)
+        std::vector<std::size_t> head(std::size_t{n} * 2, 0);
         for (int dir = 0; dir < directions; ++dir)
             for (std::uint32_t j = 0; j < n; ++j) queue[std::size_t{j} * 2 + dir].push_back({0, 0, j});
         for (bool busy = true; busy;) {
             busy = false;
             for (int dir = 0; dir < directions; ++dir) {
                 for (std::uint32_t j = 0; j < n; ++j) {
-                    auto& q = queue[std::size_t{j} * 2 + dir];
-                    if (q.empty()) continue;
+                    const std::size_t q = std::size_t{j} * 2 + dir;
+                    if (head[q] == queue[q].size()) continue;
                     busy = true;
-                    const Pending w = q.front();
-                    q.pop_front();
+                    const Pending w = queue[q][head[q]++];
                     const std::uint32_t to = dir == 0 ? (j + 1) % n : (j + n - 1) % n;
                     char& has = holds[std::size_t{to} * n + w.origin];
                     if (has) continue;  // the ring is closed for this word
@@ -175,16 +174,16 @@ private:
 
 class ScuBroadcast {
 public:
-    explicit ScuBroadcast(bool pass_through = true) : pass_through_(pass_through) {}
+    constexpr explicit ScuBroadcast(bool pass_through = true) : pass_through_(pass_through) {}
 
     /// Hops to the farthest node: sum of floor(N/2).
-    static std::size_t depth(const std::vector<std::uint32_t>& extents) {
+    static constexpr std::size_t depth(const std::vector<std::uint32_t>& extents) {
         std::size_t d = 0;
         for (const auto n : extents) d += n / 2;
         return d;
     }
 
-    [[nodiscard]] std::uint64_t model_cycles(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
+    [[nodiscard]] constexpr std::uint64_t model_cycles(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
         const std::uint64_t word = QcdocScu::bits_per_word, L = link.latency_cycles();
         const std::uint64_t d = depth(extents);
         if (d == 0) return 0;
@@ -194,7 +193,7 @@ public:
     /// Floods a word from node 0 along a dimension-ordered spanning tree: along
     /// dimension 0 both ways round, then from every node reached along dimension
     /// 1, and so on. Returns when the last node has the whole word.
-    [[nodiscard]] ScuGlobalResult simulate(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
+    [[nodiscard]] constexpr ScuGlobalResult simulate(const std::vector<std::uint32_t>& extents, const QcdocScu& link) const {
         const std::uint64_t word = QcdocScu::bits_per_word, L = link.latency_cycles();
         std::size_t nodes = 1;
         for (const auto n : extents) nodes *= n;

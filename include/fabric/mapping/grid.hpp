@@ -14,8 +14,8 @@ namespace fabric {
 
 class Grid {
 public:
-    Grid(std::initializer_list<long long> extents) : Grid(std::vector<long long>(extents)) {}
-    explicit Grid(const std::vector<long long>& extents) {
+    constexpr Grid(std::initializer_list<long long> extents) : Grid(std::vector<long long>(extents)) {}
+    constexpr explicit Grid(const std::vector<long long>& extents) {
         detail::require(!extents.empty() && extents.size() <= 8, "a task grid has 1 to 8 dimensions; got ",
                         extents.size());
         std::uint64_t size = 1;
@@ -29,14 +29,14 @@ public:
         size_ = static_cast<std::size_t>(size);
     }
 
-    [[nodiscard]] std::size_t rank() const { return extents_.size(); }
-    [[nodiscard]] std::size_t size() const { return size_; }
-    [[nodiscard]] std::uint32_t extent(std::size_t d) const { return extents_[d]; }
-    [[nodiscard]] const std::vector<std::uint32_t>& extents() const { return extents_; }
+    [[nodiscard]] constexpr std::size_t rank() const { return extents_.size(); }
+    [[nodiscard]] constexpr std::size_t size() const { return size_; }
+    [[nodiscard]] constexpr std::uint32_t extent(std::size_t d) const { return extents_[d]; }
+    [[nodiscard]] constexpr const std::vector<std::uint32_t>& extents() const { return extents_; }
 
     /// Coordinates of task t (dimension 0 fastest).
-    [[nodiscard]] std::vector<std::uint32_t> coord(std::size_t t) const {
-        std::vector<std::uint32_t> c(rank());
+    [[nodiscard]] constexpr std::vector<std::uint32_t> coord(std::size_t t) const {
+        std::vector<std::uint32_t> c(rank(), 0);
         for (std::size_t d = 0; d < rank(); ++d) {
             c[d] = static_cast<std::uint32_t>(t % extents_[d]);
             t /= extents_[d];
@@ -44,7 +44,7 @@ public:
         return c;
     }
 
-    [[nodiscard]] std::size_t task(const std::vector<std::uint32_t>& c) const {
+    [[nodiscard]] constexpr std::size_t task(const std::vector<std::uint32_t>& c) const {
         std::size_t t = 0;
         for (std::size_t d = rank(); d-- > 0;) t = t * extents_[d] + c[d];
         return t;

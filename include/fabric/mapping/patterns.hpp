@@ -25,13 +25,13 @@ class UniformTraffic {
 public:
     enum class Self : bool { excluded = false, included = true };
 
-    explicit UniformTraffic(std::size_t tasks, Self self = Self::included) : n_(tasks), self_(self) {
+    constexpr explicit UniformTraffic(std::size_t tasks, Self self = Self::included) : n_(tasks), self_(self) {
         detail::require(tasks >= (self == Self::included ? 1U : 2U), "uniform traffic needs at least ",
                         self == Self::included ? 1 : 2, " tasks; got ", tasks);
     }
-    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         const bool with_self = self_ == Self::included;
         const double share = 1.0 / static_cast<double>(with_self ? n_ : n_ - 1);
         for (std::size_t s = 0; s < n_; ++s)
@@ -39,7 +39,7 @@ public:
                 if (with_self || d != s) f(s, d, share);
     }
     /// A destination drawn with the pattern's probabilities.
-    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         if (self_ == Self::included) return static_cast<std::size_t>(rng.below(n_));
         const auto d = static_cast<std::size_t>(rng.below(n_ - 1));
         return d >= src ? d + 1 : d;
@@ -56,13 +56,13 @@ private:
 /// the neighbours it has, still 1/(2r) each (the PERCS mapping paper's convention).
 class HaloTraffic {
 public:
-    explicit HaloTraffic(Grid grid, bool periodic = true) : grid_(std::move(grid)), periodic_(periodic) {
+    constexpr explicit HaloTraffic(Grid grid, bool periodic = true) : grid_(std::move(grid)), periodic_(periodic) {
         for (std::size_t d = 0; d < grid_.rank(); ++d) active_ += grid_.extent(d) > 1 ? 1 : 0;
     }
-    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
-    [[nodiscard]] const Grid& grid() const { return grid_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
+    [[nodiscard]] constexpr const Grid& grid() const { return grid_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         if (active_ == 0) return;
         const double share = 1.0 / static_cast<double>(2 * active_);
         std::size_t stride = 1;
@@ -82,7 +82,7 @@ public:
     }
 
     /// One of the task's neighbours, each with its share (all shares are equal).
-    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         std::size_t to[16];
         std::size_t count = 0, stride = 1;
         for (std::size_t d = 0; d < grid_.rank(); ++d) {
@@ -113,15 +113,15 @@ private:
 /// (i, j) -> (j, i) that "transpose" means everywhere else.
 class RowColumnAllToAllTraffic {
 public:
-    RowColumnAllToAllTraffic(std::size_t rows, std::size_t cols) : p_(rows), q_(cols) {
+    constexpr RowColumnAllToAllTraffic(std::size_t rows, std::size_t cols) : p_(rows), q_(cols) {
         detail::require(rows >= 1 && cols >= 1, "row-column all-to-all traffic needs a grid of at least 1 x 1; got ", rows, " x ",
                         cols);
     }
-    [[nodiscard]] std::size_t task_count() const { return p_ * q_; }
-    [[nodiscard]] std::size_t rows() const { return p_; }
-    [[nodiscard]] std::size_t cols() const { return q_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return p_ * q_; }
+    [[nodiscard]] constexpr std::size_t rows() const { return p_; }
+    [[nodiscard]] constexpr std::size_t cols() const { return q_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         const double row_share = 0.5 / static_cast<double>(q_);
         const double col_share = 0.5 / static_cast<double>(p_);
         for (std::size_t r = 0; r < p_; ++r)
@@ -131,7 +131,7 @@ public:
                 for (std::size_t r2 = 0; r2 < p_; ++r2) f(t, r2 * q_ + c, col_share);
             }
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         const std::size_t r = src / q_, c = src % q_;
         if (rng.below(2) == 0) return r * q_ + static_cast<std::size_t>(rng.below(q_));
         return static_cast<std::size_t>(rng.below(p_)) * q_ + c;
@@ -144,16 +144,16 @@ private:
 /// Bit complement: task t sends its unit to ~t (n a power of two).
 class BitComplementTraffic {
 public:
-    explicit BitComplementTraffic(std::size_t tasks) : n_(tasks) {
+    constexpr explicit BitComplementTraffic(std::size_t tasks) : n_(tasks) {
         detail::require(tasks >= 1 && std::has_single_bit(tasks), "bit-complement traffic needs a power-of-two "
                         "number of tasks; got ", tasks);
     }
-    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         for (std::size_t t = 0; t < n_; ++t) f(t, (~t) & (n_ - 1), 1.0);
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const { return (~src) & (n_ - 1); }
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const { return (~src) & (n_ - 1); }
 
 private:
     std::size_t n_;
@@ -164,10 +164,10 @@ private:
 /// minimal routing on a ring (Dally and Towles).
 class TornadoTraffic {
 public:
-    explicit TornadoTraffic(Grid grid) : grid_(std::move(grid)) {}
-    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
+    constexpr explicit TornadoTraffic(Grid grid) : grid_(std::move(grid)) {}
+    [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         for (std::size_t t = 0; t < grid_.size(); ++t) {
             auto c = grid_.coord(t);
             for (std::size_t d = 0; d < grid_.rank(); ++d) {
@@ -177,7 +177,7 @@ public:
             f(t, grid_.task(c), 1.0);
         }
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const {
         std::size_t t = 0, stride = 1;
         for (std::size_t d = 0; d < grid_.rank(); ++d) {
             const std::size_t k = grid_.extent(d), x = (src / stride) % k;
@@ -194,19 +194,19 @@ private:
 /// A random permutation, drawn from fabric::Random with the given seed.
 class RandomPermutationTraffic {
 public:
-    RandomPermutationTraffic(std::size_t tasks, std::uint64_t seed) : dest_(tasks) {
+    constexpr RandomPermutationTraffic(std::size_t tasks, std::uint64_t seed) : dest_(tasks) {
         detail::require(tasks >= 1, "a random permutation needs at least 1 task");
         std::iota(dest_.begin(), dest_.end(), std::size_t{0});
         Random rng(seed);
         rng.shuffle(std::span<std::size_t>(dest_));
     }
-    [[nodiscard]] std::size_t task_count() const { return dest_.size(); }
-    [[nodiscard]] std::size_t destination(std::size_t t) const { return dest_[t]; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return dest_.size(); }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t t) const { return dest_[t]; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         for (std::size_t t = 0; t < dest_.size(); ++t) f(t, dest_[t], 1.0);
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const { return dest_[src]; }
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const { return dest_[src]; }
 
 private:
     std::vector<std::size_t> dest_;
@@ -216,16 +216,16 @@ private:
 /// Amounts are taken as given (not normalised); negative amounts are refused.
 class TrafficMatrix {
 public:
-    TrafficMatrix(std::size_t tasks, std::vector<double> amounts) : n_(tasks), amount_(std::move(amounts)) {
+    constexpr TrafficMatrix(std::size_t tasks, std::vector<double> amounts) : n_(tasks), amount_(std::move(amounts)) {
         detail::require(amount_.size() == n_ * n_, "a traffic matrix for ", n_, " tasks needs ", n_ * n_,
                         " entries; got ", amount_.size());
         for (std::size_t i = 0; i < amount_.size(); ++i)
             detail::require(amount_[i] >= 0, "traffic matrix entry (", i / n_, ", ", i % n_,
                             ") must not be negative");
     }
-    [[nodiscard]] std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         for (std::size_t s = 0; s < n_; ++s)
             for (std::size_t d = 0; d < n_; ++d)
                 if (const double a = amount_[s * n_ + d]; a != 0) f(s, d, a);

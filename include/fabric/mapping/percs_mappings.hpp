@@ -20,7 +20,6 @@
 #pragma once
 
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <span>
@@ -29,6 +28,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/math.hpp>
 #include <fabric/core/random.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/placement.hpp>
@@ -40,15 +40,16 @@ namespace fabric {
 struct TaskGrid {
     std::size_t rows = 0;
     std::size_t cols = 0;
-    [[nodiscard]] std::size_t size() const { return rows * cols; }
-    friend bool operator==(const TaskGrid&, const TaskGrid&) = default;
+    [[nodiscard]] constexpr std::size_t size() const { return rows * cols; }
+    friend constexpr bool operator==(const TaskGrid&, const TaskGrid&) = default;
 };
 
 /// The grid the paper uses for n tasks: P x Q with P <= Q, Q a power of two, as
 /// close to square as possible.
-inline TaskGrid default_task_grid(std::size_t tasks) {
+constexpr TaskGrid default_task_grid(std::size_t tasks) {
     detail::require(tasks >= 1, "a task grid needs at least 1 task");
-    for (std::size_t q = std::bit_ceil(static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(tasks)))));
+    for (std::size_t q = std::bit_ceil(static_cast<std::size_t>(
+             detail::ceil_nonnegative(detail::sqrt_nonnegative(static_cast<double>(tasks)))));
          q <= tasks; q *= 2)
         if (tasks % q == 0 && tasks / q <= q) return TaskGrid{tasks / q, q};
     throw config_error(detail::message("no P x Q grid with Q a power of two and P <= Q holds ", tasks,
@@ -76,22 +77,22 @@ namespace detail {
 inline constexpr std::uint32_t procs_per_supernode =
     PercsTopology::nodes_per_supernode * PercsTopology::tasks_per_node;
 
-inline Placement placement_from_processors(const std::vector<std::uint32_t>& proc, const PercsTopology& t) {
-    std::vector<std::uint32_t> node(proc.size());
+constexpr Placement placement_from_processors(const std::vector<std::uint32_t>& proc, const PercsTopology& t) {
+    std::vector<std::uint32_t> node(proc.size(), 0);
     for (std::size_t i = 0; i < proc.size(); ++i) node[i] = proc[i] / PercsTopology::tasks_per_node;
     return Placement(std::move(node), t.node_count());
 }
 
-inline std::vector<std::uint32_t> block_mapping(TaskGrid g, std::size_t alpha, std::size_t beta, bool random,
+constexpr std::vector<std::uint32_t> block_mapping(TaskGrid g, std::size_t alpha, std::size_t beta, bool random,
                                                 std::uint64_t seed, std::string_view name) {
     require(g.rows % alpha == 0 && g.cols % beta == 0, name, " mapping cuts the grid into ", alpha, " x ", beta,
             " blocks, so it needs P a multiple of ", alpha, " and Q a multiple of ", beta, "; got ", g.rows, " x ",
             g.cols);
     const std::size_t block = alpha * beta, per_row = g.cols / beta, blocks = g.size() / block;
-    std::vector<std::uint32_t> target(blocks);
+    std::vector<std::uint32_t> target(blocks, 0);
     std::iota(target.begin(), target.end(), 0U);
     if (random) Random(seed).shuffle(std::span<std::uint32_t>(target));
-    std::vector<std::uint32_t> proc(g.size());
+    std::vector<std::uint32_t> proc(g.size(), 0);
     for (std::size_t r = 0; r < g.rows; ++r)
         for (std::size_t c = 0; c < g.cols; ++c) {
             const std::size_t k = (r / alpha) * per_row + c / beta;
@@ -103,12 +104,12 @@ inline std::vector<std::uint32_t> block_mapping(TaskGrid g, std::size_t alpha, s
     return proc;
 }
 
-inline std::vector<std::uint32_t> modcolor_mapping(TaskGrid g) {
+constexpr std::vector<std::uint32_t> modcolor_mapping(TaskGrid g) {
     require(g.rows % 32 == 0 && g.cols >= 64 && std::has_single_bit(g.cols),
             "mod-colour mapping needs P a multiple of 32 and Q a power of two of at least 64; got ", g.rows, " x ",
             g.cols);
     const std::size_t q = g.cols / 8;
-    std::vector<std::uint32_t> proc(g.size());
+    std::vector<std::uint32_t> proc(g.size(), 0);
     for (std::size_t r = 0; r < g.rows; ++r)
         for (std::size_t c = 0; c < g.cols; ++c) {
             const std::size_t bi = r / 8, bj = c / 8;
@@ -122,8 +123,8 @@ inline std::vector<std::uint32_t> modcolor_mapping(TaskGrid g) {
     return proc;
 }
 
-inline std::vector<std::uint32_t> column_mapping(TaskGrid g) {
-    std::vector<std::uint32_t> proc(g.size());
+constexpr std::vector<std::uint32_t> column_mapping(TaskGrid g) {
+    std::vector<std::uint32_t> proc(g.size(), 0);
     for (std::size_t r = 0; r < g.rows; ++r)
         for (std::size_t c = 0; c < g.cols; ++c) proc[r * g.cols + c] = static_cast<std::uint32_t>(c * g.rows + r);
     return proc;
@@ -132,12 +133,12 @@ inline std::vector<std::uint32_t> column_mapping(TaskGrid g) {
 }  // namespace detail
 
 /// The processor of every task under `mapping` (task = row * Q + column).
-inline std::vector<std::uint32_t> percs_processors(const PercsTopology& t, TaskGrid g, PercsMapping mapping,
+constexpr std::vector<std::uint32_t> percs_processors(const PercsTopology& t, TaskGrid g, PercsMapping mapping,
                                                    std::uint64_t seed = 1) {
     const std::size_t n = static_cast<std::size_t>(t.supernodes()) * detail::procs_per_supernode;
     detail::require(g.size() == n, "a PERCS job has 128 tasks per supernode (", n, " here); the grid ", g.rows,
                     " x ", g.cols, " holds ", g.size());
-    std::vector<std::uint32_t> proc(n);
+    std::vector<std::uint32_t> proc(n, 0);
     switch (mapping) {
         case PercsMapping::def:
         case PercsMapping::row:
@@ -162,14 +163,14 @@ inline std::vector<std::uint32_t> percs_processors(const PercsTopology& t, TaskG
 }
 
 /// The node of every task under `mapping`.
-inline Placement percs_placement(const PercsTopology& t, TaskGrid g, PercsMapping mapping, std::uint64_t seed = 1) {
+constexpr Placement percs_placement(const PercsTopology& t, TaskGrid g, PercsMapping mapping, std::uint64_t seed = 1) {
     return detail::placement_from_processors(percs_processors(t, g, mapping, seed), t);
 }
 
 /// The hot spot of the interconnect paper (section VII): hub k of supernode `from`
 /// sends one unit to hub k of supernode `to`, for all 32 k; nobody else sends.
 /// With direct routing the 32 flows share the one D link between the two.
-inline TrafficMatrix percs_supernode_hotspot(const PercsTopology& t, std::uint32_t from, std::uint32_t to) {
+constexpr TrafficMatrix percs_supernode_hotspot(const PercsTopology& t, std::uint32_t from, std::uint32_t to) {
     detail::require(from < t.supernodes() && to < t.supernodes() && from != to,
                     "the hot spot needs two different supernodes below ", t.supernodes(), "; got ", from, " and ", to);
     const std::size_t n = t.node_count();

@@ -20,7 +20,7 @@ namespace fabric {
 
 namespace detail {
 /// The base-2 logarithm of a power of two, after checking it is one.
-inline unsigned address_bits(std::size_t tasks, const char* pattern) {
+constexpr unsigned address_bits(std::size_t tasks, const char* pattern) {
     detail::require(tasks >= 2 && std::has_single_bit(tasks), pattern, " traffic needs a power-of-two number of tasks "
                     "(at least 2); got ", tasks);
     return static_cast<unsigned>(std::countr_zero(tasks));
@@ -31,11 +31,11 @@ template <class Derived>
 class PermutationPattern {
 public:
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         const auto& self = static_cast<const Derived&>(*this);
         for (std::size_t t = 0; t < self.task_count(); ++t) f(t, self.destination(t), 1.0);
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random&) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const {
         return static_cast<const Derived&>(*this).destination(src);
     }
 };
@@ -45,14 +45,14 @@ public:
 /// power-of-four count this is BookSim's swap of the address's two bit halves.
 class TransposeTraffic : public detail::PermutationPattern<TransposeTraffic> {
 public:
-    explicit TransposeTraffic(std::size_t tasks) : n_(tasks) {
+    constexpr explicit TransposeTraffic(std::size_t tasks) : n_(tasks) {
         m_ = 1;
         while ((m_ + 1) * (m_ + 1) <= tasks) ++m_;
         detail::require(tasks >= 1 && m_ * m_ == tasks, "transpose traffic needs a square number of tasks (m x m); "
                         "got ", tasks);
     }
-    [[nodiscard]] std::size_t task_count() const { return n_; }
-    [[nodiscard]] std::size_t destination(std::size_t t) const { return (t % m_) * m_ + t / m_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t t) const { return (t % m_) * m_ + t / m_; }
 
 private:
     std::size_t n_, m_;
@@ -61,9 +61,9 @@ private:
 /// Bit reverse: task t, b address bits, sends to t with its bits in reverse order.
 class BitReverseTraffic : public detail::PermutationPattern<BitReverseTraffic> {
 public:
-    explicit BitReverseTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "bit-reverse")) {}
-    [[nodiscard]] std::size_t task_count() const { return n_; }
-    [[nodiscard]] std::size_t destination(std::size_t t) const {
+    constexpr explicit BitReverseTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "bit-reverse")) {}
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t t) const {
         std::size_t d = 0;
         for (unsigned b = 0; b < bits_; ++b) d |= ((t >> b) & 1U) << (bits_ - 1 - b);
         return d;
@@ -77,9 +77,9 @@ private:
 /// Perfect shuffle: task t sends to t's address rotated left by one bit.
 class ShuffleTraffic : public detail::PermutationPattern<ShuffleTraffic> {
 public:
-    explicit ShuffleTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "shuffle")) {}
-    [[nodiscard]] std::size_t task_count() const { return n_; }
-    [[nodiscard]] std::size_t destination(std::size_t t) const {
+    constexpr explicit ShuffleTraffic(std::size_t tasks) : n_(tasks), bits_(detail::address_bits(tasks, "shuffle")) {}
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t t) const {
         return ((t << 1) & (n_ - 1)) | ((t >> (bits_ - 1)) & 1U);
     }
 
@@ -92,9 +92,9 @@ private:
 /// halo exchange with all 2r neighbours is HaloTraffic.)
 class NeighbourTraffic : public detail::PermutationPattern<NeighbourTraffic> {
 public:
-    explicit NeighbourTraffic(Grid grid) : grid_(std::move(grid)) {}
-    [[nodiscard]] std::size_t task_count() const { return grid_.size(); }
-    [[nodiscard]] std::size_t destination(std::size_t t) const {
+    constexpr explicit NeighbourTraffic(Grid grid) : grid_(std::move(grid)) {}
+    [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t t) const {
         std::size_t d = 0, stride = 1;
         for (std::size_t dim = 0; dim < grid_.rank(); ++dim) {
             const std::size_t k = grid_.extent(dim), x = (t / stride) % k;
@@ -113,7 +113,7 @@ private:
 /// included). fraction = 1 sends to the hot tasks only.
 class HotSpotTraffic {
 public:
-    HotSpotTraffic(std::size_t tasks, std::vector<std::size_t> hot, double fraction)
+    constexpr HotSpotTraffic(std::size_t tasks, std::vector<std::size_t> hot, double fraction)
         : n_(tasks), hot_(std::move(hot)), fraction_(fraction) {
         detail::require(tasks >= 1, "hot-spot traffic needs at least 1 task");
         detail::require(!hot_.empty(), "hot-spot traffic needs at least one hot task");
@@ -121,11 +121,11 @@ public:
             detail::require(h < tasks, "hot task ", h, " is out of range; valid: 0 to ", tasks - 1);
         detail::require(fraction >= 0 && fraction <= 1, "the hot-spot fraction must be in [0, 1]; got ", fraction);
     }
-    [[nodiscard]] std::size_t task_count() const { return n_; }
-    [[nodiscard]] const std::vector<std::size_t>& hot() const { return hot_; }
-    [[nodiscard]] double fraction() const { return fraction_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
+    [[nodiscard]] constexpr const std::vector<std::size_t>& hot() const { return hot_; }
+    [[nodiscard]] constexpr double fraction() const { return fraction_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         const double to_hot = fraction_ / static_cast<double>(hot_.size());
         const double to_each = (1 - fraction_) / static_cast<double>(n_);
         for (std::size_t s = 0; s < n_; ++s) {
@@ -135,7 +135,7 @@ public:
                 for (const std::size_t h : hot_) f(s, h, to_hot);
         }
     }
-    [[nodiscard]] std::size_t sample(std::size_t, Random& rng) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t, Random& rng) const {
         if (rng.uniform() < fraction_) return hot_[static_cast<std::size_t>(rng.below(hot_.size()))];
         return static_cast<std::size_t>(rng.below(n_));
     }
@@ -158,25 +158,25 @@ private:
 /// link under minimal routing, 1/p a terminal).
 class GroupShiftTraffic {
 public:
-    GroupShiftTraffic(std::size_t group_size, std::size_t groups, std::size_t shift = 1)
+    constexpr GroupShiftTraffic(std::size_t group_size, std::size_t groups, std::size_t shift = 1)
         : size_(group_size), groups_(groups), shift_(shift) {
         detail::require(group_size >= 1 && groups >= 2, "group-shift traffic needs at least 2 groups of at least 1 "
                         "task; got ", groups, " groups of ", group_size);
         detail::require(shift % groups != 0, "group-shift traffic with a shift of ", shift, " on ", groups,
                         " groups sends every group to itself; choose a shift that is not a multiple of ", groups);
     }
-    [[nodiscard]] std::size_t task_count() const { return size_ * groups_; }
-    [[nodiscard]] std::size_t group_size() const { return size_; }
-    [[nodiscard]] std::size_t groups() const { return groups_; }
+    [[nodiscard]] constexpr std::size_t task_count() const { return size_ * groups_; }
+    [[nodiscard]] constexpr std::size_t group_size() const { return size_; }
+    [[nodiscard]] constexpr std::size_t groups() const { return groups_; }
     /// The group task t's traffic goes to.
-    [[nodiscard]] std::size_t target_group(std::size_t t) const { return (t / size_ + shift_) % groups_; }
+    [[nodiscard]] constexpr std::size_t target_group(std::size_t t) const { return (t / size_ + shift_) % groups_; }
     template <class F>
-    void for_each_flow(F&& f) const {
+    constexpr void for_each_flow(F&& f) const {
         const double each = 1.0 / static_cast<double>(size_);
         for (std::size_t t = 0; t < task_count(); ++t)
             for (std::size_t m = 0; m < size_; ++m) f(t, target_group(t) * size_ + m, each);
     }
-    [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         return target_group(src) * size_ + static_cast<std::size_t>(rng.below(size_));
     }
 

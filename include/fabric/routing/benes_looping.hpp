@@ -35,7 +35,7 @@ namespace fabric {
 namespace detail {
 
 /// Checks that `perm` is a permutation of 0 .. n-1 and returns its inverse.
-inline std::vector<std::uint32_t> inverse_permutation(std::span<const std::uint32_t> perm, std::size_t n) {
+constexpr std::vector<std::uint32_t> inverse_permutation(std::span<const std::uint32_t> perm, std::size_t n) {
     require(perm.size() == n, "a pattern for this network maps ", n, " inputs; got ", perm.size());
     std::vector<std::uint32_t> inv(n, unconnected);
     for (std::size_t i = 0; i < n; ++i) {
@@ -50,7 +50,7 @@ inline std::vector<std::uint32_t> inverse_permutation(std::span<const std::uint3
 }  // namespace detail
 
 /// Looping algorithm: the setting that routes input i to output perm[i].
-inline BenesNetwork::Setting route(const BenesNetwork& net, std::span<const std::uint32_t> perm) {
+constexpr BenesNetwork::Setting route(const BenesNetwork& net, std::span<const std::uint32_t> perm) {
     const std::size_t n = net.ports();
     (void)detail::inverse_permutation(perm, n);  // validates
     BenesNetwork::Setting s;
@@ -59,8 +59,8 @@ inline BenesNetwork::Setting route(const BenesNetwork& net, std::span<const std:
     const std::size_t levels = static_cast<std::size_t>(std::countr_zero(n));
     // p: the permutation of every sub-network of the current depth, side by side;
     // a sub-network of size m at offset o maps local input j to local output p[o + j].
-    std::vector<std::uint32_t> p(perm.begin(), perm.end()), next(n), inv(n);
-    std::vector<std::uint8_t> colour(n);
+    std::vector<std::uint32_t> p(perm.begin(), perm.end()), next(n, 0), inv(n, 0);
+    std::vector<std::uint8_t> colour(n, 0);
     constexpr std::uint8_t unset = 2;
     for (std::size_t d = 0; d + 1 < levels; ++d) {
         const std::size_t m = n >> d, half = m / 2;

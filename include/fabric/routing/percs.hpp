@@ -64,19 +64,19 @@ struct percs_routing_base {
     struct path {
         std::array<Hop, 5> hops{};
         std::size_t size = 0;
-        void l(std::uint32_t a, std::uint32_t from, std::uint32_t to, std::uint8_t vc) {
+        constexpr void l(std::uint32_t a, std::uint32_t from, std::uint32_t to, std::uint8_t vc) {
             if (from == to && Zero == ZeroHop::skip) return;
             hops[size++] = Hop{PercsTopology::node(a, from), PercsTopology::l_port(from, to), vc};
         }
-        void d(const PercsTopology& t, std::uint32_t a, std::uint32_t from, std::uint32_t b, std::uint8_t vc) {
+        constexpr void d(const PercsTopology& t, std::uint32_t a, std::uint32_t from, std::uint32_t b, std::uint8_t vc) {
             hops[size++] = Hop{PercsTopology::node(a, from), t.d_port(a, from, b), vc};
         }
-        [[nodiscard]] std::span<const Hop> view() const { return {hops.data(), size}; }
+        [[nodiscard]] constexpr std::span<const Hop> view() const { return {hops.data(), size}; }
     };
 
     /// Calls f(path) for every intra-supernode path from u to v (u != v) and returns their count.
     template <class F>
-    static std::size_t intra_paths(std::uint32_t a, std::uint32_t u, std::uint32_t v, F&& f) {
+    static constexpr std::size_t intra_paths(std::uint32_t a, std::uint32_t u, std::uint32_t v, F&& f) {
         if constexpr (Intra == IntraRoute::single_hop) {
             path p;
             p.l(a, u, v, 0);
@@ -101,7 +101,7 @@ struct percs_routing_base {
     /// (the cycle kernel's source routing: a uniformly random choice picks the
     /// striped paths with their fractions).
     template <class Derived>
-    static std::size_t select_from(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
+    static constexpr std::size_t select_from(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
                                    std::uint64_t choice, Hop* out) {
         std::size_t count = 0;
         self.for_each_route(t, src, dst, [&](std::span<const Hop>, double) { ++count; });
@@ -120,7 +120,7 @@ struct percs_routing_base {
     /// select_from among the routes that cross no broken channel; returns a value
     /// above max_hops when every route of the pair is cut.
     template <class Derived>
-    static std::size_t select_intact(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
+    static constexpr std::size_t select_intact(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst,
                                      std::uint64_t choice, Hop* out, std::span<const std::uint8_t> broken) {
         auto intact = [&](std::span<const Hop> hops) {
             for (const Hop& h : hops)
@@ -161,7 +161,7 @@ struct percs_routing_base {
     }
 
     template <class Derived, class F>
-    static void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
+    static constexpr void routes_of(const Derived& self, const PercsTopology& t, NodeId src, NodeId dst, F&& f) {
         t.check_node(src);
         t.check_node(dst);
         if (src == dst) return;
@@ -182,11 +182,11 @@ template <class Derived, IntraRoute Intra, ZeroHop Zero>
 struct percs_route_queries : percs_routing_base<Intra, Zero> {
     using base = percs_routing_base<Intra, Zero>;
     template <class F>
-    void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+    constexpr void for_each_route(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
         base::routes_of(self(), t, src, dst, f);
     }
     template <class F>
-    void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+    constexpr void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
         base::routes_of(self(), t, src, dst, [&](std::span<const Hop> hops, double w) {
             for (const Hop& h : hops) f(h.node, h.port, w);
         });
@@ -200,7 +200,7 @@ struct percs_route_queries : percs_routing_base<Intra, Zero> {
     }
 
 private:
-    [[nodiscard]] const Derived& self() const { return static_cast<const Derived&>(*this); }
+    [[nodiscard]] constexpr const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
 }  // namespace detail
@@ -216,7 +216,7 @@ struct PercsDirect : detail::percs_route_queries<PercsDirect<Intra, Zero>, Intra
     static constexpr auto vcs_required = detail::percs_vcs<T>(2, 1);
 
     template <class F>
-    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+    constexpr void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
                      F&& f) const {
         const std::uint32_t nd = t.d_links_per_pair();
         const double w = 1.0 / nd;
@@ -243,7 +243,7 @@ struct PercsIndirect : detail::percs_route_queries<PercsIndirect<Intra, Zero>, I
     static constexpr auto vcs_required = detail::percs_vcs<T>(3, 2);
 
     template <class F>
-    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+    constexpr void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
                      F&& f) const {
         const std::uint32_t ns = t.supernodes(), nd = t.d_links_per_pair();
         // With the bucket template every D link out of a is a path, the self-loop
@@ -277,7 +277,7 @@ struct PercsIndirectVia : detail::percs_route_queries<PercsIndirectVia<Chooser, 
     static constexpr auto vcs_required = detail::percs_vcs<T>(3, 2);
 
     template <class F>
-    void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
+    constexpr void inter_paths(const PercsTopology& t, std::uint32_t a, std::uint32_t u, std::uint32_t b, std::uint32_t v,
                      F&& f) const {
         detail::require(t.supernodes() >= 3, "routing through a named intermediate supernode needs at least 3 "
                         "supernodes; this system has ", t.supernodes());

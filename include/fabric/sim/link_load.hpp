@@ -16,6 +16,7 @@
 #include <span>
 #include <string_view>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include <fabric/concepts/fabric.hpp>
@@ -29,6 +30,31 @@
 #include <fabric/topology/views.hpp>
 
 namespace fabric {
+
+/// What the flow kernel may do in one constant evaluation: channel-load
+/// additions (a hop of a route, with its fraction), counted as it runs. Measured
+/// (docs/compile_time.md) under the compilers' default limits: GCC 12 (2^25
+/// operations) finishes uniform traffic on a 10 x 10 torus under dimension order
+/// (60,000 additions) and halo traffic on an 8-supernode PERCS system under direct
+/// routing (28,576), and stops on an 11 x 11 torus (79,860); Clang 14 (2^20 steps)
+/// finishes a 7 x 7 torus (8,232) and a 2-supernode PERCS halo (9,472), and stops
+/// within an 8 x 8 torus (20,480). A constant evaluation past the budget stops with
+/// a "fabric:" message that says to use run-time sizes, before the compiler's
+/// own limit. Who raises the compiler's limit (-fconstexpr-ops-limit,
+/// -fconstexpr-steps) may raise this one with FABRIC_CONSTANT_EVALUATION_BUDGET.
+#if defined(FABRIC_CONSTANT_EVALUATION_BUDGET)
+inline constexpr std::size_t constant_evaluation_budget = FABRIC_CONSTANT_EVALUATION_BUDGET;
+#elif defined(__clang__)
+inline constexpr std::size_t constant_evaluation_budget = 10000;
+#else
+inline constexpr std::size_t constant_evaluation_budget = 30000;
+#endif
+
+namespace detail {
+/// Not constexpr on purpose: reached only in a constant evaluation past the
+/// budget, where the compiler reports this call and the message beside it.
+inline void past_the_constant_evaluation_budget(const char*) {}
+}  // namespace detail
 
 /// Loads of one link class.
 struct ClassLoad {
@@ -45,7 +71,7 @@ struct ClassLoad {
 /// The result of the kernel: every channel's load, and the per-class summary.
 class LinkLoads {
 public:
-    LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes,
+    constexpr LinkLoads(std::size_t ports_per_node, std::vector<double> loads, std::vector<ClassLoad> classes,
               double tasks_per_node = 1)
         : ports_(ports_per_node), loads_(std::move(loads)), classes_(std::move(classes)), tasks_(tasks_per_node) {
         // Ties (equal within rounding) go to the class listed last: on PERCS, D
@@ -54,22 +80,22 @@ public:
             if (classes_[c].throughput <= classes_[bottleneck_].throughput * (1 + 1e-12)) bottleneck_ = c;
     }
 
-    [[nodiscard]] double load(NodeId node, PortId port) const { return loads_[node.value * ports_ + port.value]; }
-    [[nodiscard]] double load(ChannelId channel) const { return loads_[channel.value]; }
+    [[nodiscard]] constexpr double load(NodeId node, PortId port) const { return loads_[node.value * ports_ + port.value]; }
+    [[nodiscard]] constexpr double load(ChannelId channel) const { return loads_[channel.value]; }
     /// Loads indexed by channel slot, node * ports_per_node + port (0 where there is no link).
-    [[nodiscard]] std::span<const double> per_channel() const { return loads_; }
-    [[nodiscard]] std::size_t ports_per_node() const { return ports_; }
+    [[nodiscard]] constexpr std::span<const double> per_channel() const { return loads_; }
+    [[nodiscard]] constexpr std::size_t ports_per_node() const { return ports_; }
 
-    [[nodiscard]] const std::vector<ClassLoad>& classes() const { return classes_; }
-    [[nodiscard]] const ClassLoad& link_class(std::size_t c) const { return classes_[c]; }
+    [[nodiscard]] constexpr const std::vector<ClassLoad>& classes() const { return classes_; }
+    [[nodiscard]] constexpr const ClassLoad& link_class(std::size_t c) const { return classes_[c]; }
     /// The class whose throughput is smallest (the last such, on a tie).
-    [[nodiscard]] std::size_t bottleneck() const { return bottleneck_; }
+    [[nodiscard]] constexpr std::size_t bottleneck() const { return bottleneck_; }
     /// GB/s per node: the smallest class throughput.
-    [[nodiscard]] double throughput() const { return classes_[bottleneck_].throughput; }
+    [[nodiscard]] constexpr double throughput() const { return classes_[bottleneck_].throughput; }
     /// GB/s per task (per terminal, on a concentrated topology): throughput() / tasks_per_node().
-    [[nodiscard]] double throughput_per_task() const { return throughput() / tasks_; }
-    [[nodiscard]] double tasks_per_node() const { return tasks_; }
-    [[nodiscard]] double max_load() const {
+    [[nodiscard]] constexpr double throughput_per_task() const { return throughput() / tasks_; }
+    [[nodiscard]] constexpr double tasks_per_node() const { return tasks_; }
+    [[nodiscard]] constexpr double max_load() const {
         double m = 0;
         for (const auto& c : classes_) m = c.max_load > m ? c.max_load : m;
         return m;
@@ -86,10 +112,10 @@ private:
 namespace detail {
 
 template <class Fab, TrafficPattern P>
-LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement);
+constexpr LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement);
 
 template <class Fab>
-LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double tasks_per_node) {
+constexpr LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double tasks_per_node) {
     using T = typename Fab::topology_type;
     const T& topo = fab.topology();
     std::vector<ClassLoad> classes(link_class_count_v<T>);
@@ -97,7 +123,7 @@ LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double task
         classes[c].link_name = std::remove_cvref_t<decltype(link)>::name;
         classes[c].bandwidth = link.bandwidth();
     });
-    for (const Channel& c : views::channels(topo)) {
+    views::for_each_channel(topo, [&](const Channel& c) {
         ClassLoad& cls = classes[c.link_class];
         ++cls.channels;
         cls.total_load += loads[c.index];
@@ -105,7 +131,7 @@ LinkLoads summarise_loads(const Fab& fab, std::vector<double> loads, double task
             cls.busiest = ChannelId{static_cast<std::uint32_t>(c.index)};
             cls.max_load = loads[c.index];
         }
-    }
+    });
     for (auto& cls : classes)
         if (cls.max_load > 0) cls.throughput = tasks_per_node * cls.bandwidth.count / cls.max_load;
     return LinkLoads(T::ports_per_node, std::move(loads), std::move(classes), tasks_per_node);
@@ -129,7 +155,7 @@ constexpr void check_flow_kernel_fabric() {
 
 /// Loads of `pattern` on `fab` with tasks placed by `placement`.
 template <class Fab, TrafficPattern P>
-LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement) {
+constexpr LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement) {
     detail::check_flow_kernel_fabric<Fab>();
     if constexpr (FlowKernelFabric<Fab>) return detail::flow_kernel(fab, pattern, placement);
     else throw std::logic_error("fabric: not a flow-kernel fabric");  // not reached: the check above refuses it
@@ -139,7 +165,7 @@ LinkLoads link_load(const Fab& fab, const P& pattern, const Placement& placement
 /// nodes)). On a concentrated topology the pattern has one task per terminal, and
 /// task t is terminal t, on router t / p; throughputs are then per terminal.
 template <class Fab, TrafficPattern P>
-LinkLoads link_load(const Fab& fab, const P& pattern) {
+constexpr LinkLoads link_load(const Fab& fab, const P& pattern) {
     detail::check_flow_kernel_fabric<Fab>();
     if constexpr (ConcentratedTopology<typename Fab::topology_type>) {
         const std::size_t terminals = terminal_count(fab.topology()), per = terminals_per_node(fab.topology());
@@ -147,7 +173,7 @@ LinkLoads link_load(const Fab& fab, const P& pattern) {
         detail::require(pattern.task_count() == terminals, "link_load runs one task per terminal: the pattern has ",
                         pattern.task_count(), " tasks, the topology ", terminals, " terminals");
         // Terminal t on router t / p; routers past the last terminal's (a fat tree's upper switches) have none.
-        std::vector<std::uint32_t> router(terminals);
+        std::vector<std::uint32_t> router(terminals, 0);
         for (std::size_t t = 0; t < terminals; ++t) router[t] = static_cast<std::uint32_t>(t / per);
         if constexpr (FlowKernelFabric<Fab>) return detail::flow_kernel(fab, pattern, Placement(std::move(router), nodes));
     }
@@ -158,26 +184,33 @@ LinkLoads link_load(const Fab& fab, const P& pattern) {
 
 namespace detail {
 template <class Fab, TrafficPattern P>
-LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement) {
+constexpr LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placement& placement) {
     using T = typename Fab::topology_type;
     const T& topo = fab.topology();
     detail::require(placement.task_count() == pattern.task_count(), "the placement places ",
                     placement.task_count(), " tasks but the traffic pattern has ", pattern.task_count());
     detail::require(placement.node_count() == topo.node_count(), "the placement is for ", placement.node_count(),
                     " nodes but the topology has ", topo.node_count());
+    using R = typename Fab::routing_type;
     std::vector<double> loads(channel_slots(topo), 0.0);
     const auto& routing = fab.routing();
-    using R = typename Fab::routing_type;
     if constexpr (requires { aggregated_loads<R>::accumulate(routing, topo, pattern, placement, loads); }) {
         aggregated_loads<R>::accumulate(routing, topo, pattern, placement, loads);
     } else {
         const std::uint32_t* node_of = placement.nodes().data();
         double* load = loads.data();
+        std::size_t additions = 0;  // counted in constant evaluation only
         pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
             const std::uint32_t a = node_of[s];
             const std::uint32_t b = node_of[d];
             if (a == b) return;
             routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
+                if (std::is_constant_evaluated() && ++additions > constant_evaluation_budget)
+                    detail::past_the_constant_evaluation_budget("fabric: this link_load is too large for constant "
+                                                                "evaluation (past fabric::constant_evaluation_budget "
+                                                                "channel-load additions, about the compiler's constexpr "
+                                                                "limit); give the topology run-time sizes and call "
+                                                                "link_load at run time");
                 load[static_cast<std::size_t>(n.value) * T::ports_per_node + p.value] += amount * fraction;
             });
         });

@@ -35,15 +35,15 @@ inline constexpr std::uint32_t unconnected = std::numeric_limits<std::uint32_t>:
 
 class BenesNetwork {
 public:
-    explicit BenesNetwork(std::size_t ports) : n_(ports) {
+    constexpr explicit BenesNetwork(std::size_t ports) : n_(ports) {
         detail::require(ports >= 2 && std::has_single_bit(ports), "a recursive Benes network has N = 2^n ports, N >= 2; "
                         "got ", ports);
         log_ = static_cast<std::size_t>(std::countr_zero(ports));
     }
-    [[nodiscard]] std::size_t ports() const { return n_; }
-    [[nodiscard]] std::size_t stages() const { return 2 * log_ - 1; }
-    [[nodiscard]] std::size_t switches_per_stage() const { return n_ / 2; }
-    [[nodiscard]] std::size_t switches() const { return stages() * switches_per_stage(); }
+    [[nodiscard]] constexpr std::size_t ports() const { return n_; }
+    [[nodiscard]] constexpr std::size_t stages() const { return 2 * log_ - 1; }
+    [[nodiscard]] constexpr std::size_t switches_per_stage() const { return n_ / 2; }
+    [[nodiscard]] constexpr std::size_t switches() const { return stages() * switches_per_stage(); }
 
     /// A setting: for every switch (stage-major, in the recursive layout below) and
     /// each of its two outputs, which input (0 or 1) feeds it. Straight is {0, 1},
@@ -55,10 +55,10 @@ public:
     /// Index of the switch at (stage, row) where rows are numbered through the
     /// recursion: stage s < n - 1 belongs to depth s (input columns), stage 2n-2-s
     /// to depth s (output columns), stage n - 1 is the middle column of 2x2 networks.
-    [[nodiscard]] std::size_t index(std::size_t stage, std::size_t row) const { return stage * (n_ / 2) + row; }
+    [[nodiscard]] constexpr std::size_t index(std::size_t stage, std::size_t row) const { return stage * (n_ / 2) + row; }
 
     /// Pushes `in` through `s`; an output fed by nothing holds `unconnected`.
-    [[nodiscard]] std::vector<std::uint32_t> carry(const Setting& s, std::vector<std::uint32_t> in) const {
+    [[nodiscard]] constexpr std::vector<std::uint32_t> carry(const Setting& s, std::vector<std::uint32_t> in) const {
         detail::require(in.size() == n_, "the network has ", n_, " inputs; got ", in.size(), " values");
         detail::require(s.out0.size() == switches() && s.out1.size() == switches(),
                         "a setting of this network has ", switches(), " switches");
@@ -68,7 +68,7 @@ public:
 
 private:
     // Sub-network at depth d, covering rows [row0, row0 + size/2) of its columns.
-    void carry_rec(const Setting& s, std::vector<std::uint32_t>& v, std::size_t d, std::size_t row0,
+    constexpr void carry_rec(const Setting& s, std::vector<std::uint32_t>& v, std::size_t d, std::size_t row0,
                    std::size_t size) const {
         const std::size_t half = size / 2;
         if (size == 2) {
@@ -79,7 +79,7 @@ private:
             return;
         }
         // Input column: switch j takes v[2j], v[2j+1]; output 0 to the upper half, 1 to the lower.
-        std::vector<std::uint32_t> upper(half), lower(half);
+        std::vector<std::uint32_t> upper(half, 0), lower(half, 0);
         for (std::size_t j = 0; j < half; ++j) {
             const std::size_t k = index(d, row0 + j);
             const std::uint32_t a = v[2 * j], b = v[2 * j + 1];
@@ -102,28 +102,28 @@ private:
 
 class ClosNetwork {
 public:
-    explicit ClosNetwork(std::size_t radix) : r_(radix) {
+    constexpr explicit ClosNetwork(std::size_t radix) : r_(radix) {
         detail::require(radix >= 2 && radix <= 4096, "a three-stage Clos network needs r x r crossbars with r in "
                         "[2, 4096]; got ", radix);
     }
-    [[nodiscard]] std::size_t radix() const { return r_; }
-    [[nodiscard]] std::size_t ports() const { return r_ * r_; }
-    [[nodiscard]] std::size_t stages() const { return 3; }
-    [[nodiscard]] std::size_t switches_per_stage() const { return r_; }
-    [[nodiscard]] std::size_t switches() const { return 3 * r_; }
+    [[nodiscard]] constexpr std::size_t radix() const { return r_; }
+    [[nodiscard]] constexpr std::size_t ports() const { return r_ * r_; }
+    [[nodiscard]] constexpr std::size_t stages() const { return 3; }
+    [[nodiscard]] constexpr std::size_t switches_per_stage() const { return r_; }
+    [[nodiscard]] constexpr std::size_t switches() const { return 3 * r_; }
 
     /// A setting: for each stage, switch and output, the input that feeds it
     /// (`unconnected` for none). Indexed [stage][switch * r + output].
     struct Setting {
         std::vector<std::uint32_t> take[3];
     };
-    [[nodiscard]] Setting empty_setting() const {
+    [[nodiscard]] constexpr Setting empty_setting() const {
         Setting s;
         for (auto& t : s.take) t.assign(r_ * r_, unconnected);
         return s;
     }
 
-    [[nodiscard]] std::vector<std::uint32_t> carry(const Setting& s, const std::vector<std::uint32_t>& in) const {
+    [[nodiscard]] constexpr std::vector<std::uint32_t> carry(const Setting& s, const std::vector<std::uint32_t>& in) const {
         detail::require(in.size() == ports(), "the network has ", ports(), " inputs; got ", in.size(), " values");
         std::vector<std::uint32_t> a(ports(), unconnected), b(ports(), unconnected), out(ports(), unconnected);
         // Stage 1: input switch x, output m -> middle switch m, input x.

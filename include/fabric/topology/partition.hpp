@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ public:
     /// `native`: the physical torus extents; `groups[i]`: the physical dimensions
     /// that make logical dimension i, fastest first. Every physical dimension is
     /// used exactly once.
-    Partition(std::vector<std::uint32_t> native, std::vector<std::vector<std::size_t>> groups)
+    constexpr Partition(std::vector<std::uint32_t> native, std::vector<std::vector<std::size_t>> groups)
         : native_(std::move(native)), groups_(std::move(groups)) {
         detail::require(!native_.empty(), "a partition needs a machine with at least one dimension");
         detail::require(!groups_.empty() && groups_.size() <= native_.size(), "a partition of a ", native_.size(),
@@ -55,28 +56,32 @@ public:
     /// dimensions stay, the rest form the last logical dimension, walked with its
     /// odd extents first (a reflected walk closes when the extents above the first
     /// multiply to an even number, so odd extents must not come last).
-    static Partition fold(std::vector<std::uint32_t> native, std::size_t rank) {
+    static constexpr Partition fold(std::vector<std::uint32_t> native, std::size_t rank) {
         detail::require(rank >= 1 && rank <= native.size(), "a ", native.size(), "-D machine folds into 1 to ",
                         native.size(), " dimensions; got ", rank);
         std::vector<std::vector<std::size_t>> groups(rank);
         for (std::size_t d = 0; d < native.size(); ++d) groups[std::min(d, rank - 1)].push_back(d);
-        auto& last = groups.back();
-        std::stable_partition(last.begin(), last.end(), [&](std::size_t d) { return native[d] % 2 == 1; });
+        // Odd extents first, each kind in its order (a stable partition; std::stable_partition is not constexpr).
+        std::vector<std::size_t> last;
+        for (const bool odd : {true, false})
+            for (const std::size_t d : groups.back())
+                if ((native[d] % 2 == 1) == odd) last.push_back(d);
+        groups.back() = std::move(last);
         return Partition(std::move(native), std::move(groups));
     }
 
-    [[nodiscard]] std::size_t rank() const { return logical_.size(); }
-    [[nodiscard]] const std::vector<std::uint32_t>& extents() const { return logical_; }
-    [[nodiscard]] const std::vector<std::uint32_t>& native() const { return native_; }
-    [[nodiscard]] const std::vector<std::vector<std::size_t>>& groups() const { return groups_; }
-    [[nodiscard]] std::size_t node_count() const {
+    [[nodiscard]] constexpr std::size_t rank() const { return logical_.size(); }
+    [[nodiscard]] constexpr const std::vector<std::uint32_t>& extents() const { return logical_; }
+    [[nodiscard]] constexpr const std::vector<std::uint32_t>& native() const { return native_; }
+    [[nodiscard]] constexpr const std::vector<std::vector<std::size_t>>& groups() const { return groups_; }
+    [[nodiscard]] constexpr std::size_t node_count() const {
         std::size_t n = 1;
         for (const auto k : logical_) n *= k;
         return n;
     }
 
     /// Physical coordinates of a logical coordinate.
-    [[nodiscard]] std::vector<std::uint32_t> physical(const std::vector<std::uint32_t>& logical) const {
+    [[nodiscard]] constexpr std::vector<std::uint32_t> physical(const std::vector<std::uint32_t>& logical) const {
         detail::require(logical.size() == rank(), "a logical coordinate of this partition has ", rank(),
                         " components; got ", logical.size());
         std::vector<std::uint32_t> p(native_.size(), 0);
@@ -90,7 +95,7 @@ public:
     }
 
     /// True when two physical coordinates are neighbours on the native torus.
-    [[nodiscard]] bool physical_neighbours(const std::vector<std::uint32_t>& a,
+    [[nodiscard]] constexpr bool physical_neighbours(const std::vector<std::uint32_t>& a,
                                            const std::vector<std::uint32_t>& b) const {
         std::size_t differ = 0;
         bool one_step = true;
@@ -119,9 +124,9 @@ public:
 
 private:
     /// Digits (one per physical dimension of group g) of logical position x.
-    [[nodiscard]] std::vector<std::uint32_t> gray(std::size_t g, std::uint32_t x) const {
+    [[nodiscard]] constexpr std::vector<std::uint32_t> gray(std::size_t g, std::uint32_t x) const {
         const auto& dims = groups_[g];
-        std::vector<std::uint32_t> digits(dims.size());
+        std::vector<std::uint32_t> digits(dims.size(), 0);
         // Reflected mixed-radix Gray code: digit i runs up or down as the higher
         // part (x divided by the extents below and at i) is even or odd.
         std::uint32_t rest = x;
@@ -141,7 +146,7 @@ private:
         return digits;
     }
 
-    void check_ring_closes(std::size_t g) const {
+    constexpr void check_ring_closes(std::size_t g) const {
         const std::uint32_t k = logical_[g];
         if (k <= 2) return;  // 0 and 1 are neighbours
         std::vector<std::uint32_t> first(native_.size(), 0), last(native_.size(), 0);
@@ -150,7 +155,10 @@ private:
             first[groups_[g][i]] = a[i];
             last[groups_[g][i]] = b[i];
         }
-        if (physical_neighbours(first, last)) return;
+        if (!physical_neighbours(first, last)) ring_cannot_close(g, k);
+    }
+
+    [[noreturn]] void ring_cannot_close(std::size_t g, std::uint32_t k) const {
         std::string dims, ext;
         for (const auto d : groups_[g]) {
             if (!dims.empty()) {

@@ -57,7 +57,7 @@ public:
 
     /// The (n_s, n_d) system of the mapping paper. Rules: n_d divides 32, and
     /// h = n_s n_d / 32 is a whole number of at most 16.
-    PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {}, PercsLR lr = {}, PercsD d = {})
+    constexpr PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {}, PercsLR lr = {}, PercsD d = {})
         : PercsTopology(supernodes, d_links, Wiring::bucket, ll, lr, d) {
         const std::uint64_t product = std::uint64_t{supernodes} * d_links;
         detail::require(product % nodes_per_supernode == 0,
@@ -77,18 +77,18 @@ public:
     }
 
     // --- sizes -------------------------------------------------------------------------
-    [[nodiscard]] std::uint32_t supernodes() const { return ns_; }
-    [[nodiscard]] std::uint32_t d_links_per_pair() const { return nd_; }
+    [[nodiscard]] constexpr std::uint32_t supernodes() const { return ns_; }
+    [[nodiscard]] constexpr std::uint32_t d_links_per_pair() const { return nd_; }
     /// Nodes per bucket, W = 32 / n_d.
-    [[nodiscard]] std::uint32_t bucket_width() const { return w_; }
+    [[nodiscard]] constexpr std::uint32_t bucket_width() const { return w_; }
     /// D links per node: h = n_s n_d / 32 with the bucket template (self-loops
     /// included), d in the all-to-all model.
-    [[nodiscard]] std::uint32_t d_ports_used() const { return d_ports_; }
-    [[nodiscard]] Wiring wiring() const { return wiring_; }
+    [[nodiscard]] constexpr std::uint32_t d_ports_used() const { return d_ports_; }
+    [[nodiscard]] constexpr Wiring wiring() const { return wiring_; }
     /// Whether every bucket has a D self-loop (the bucket template does).
-    [[nodiscard]] bool d_self_loops() const { return wiring_ == Wiring::bucket; }
-    [[nodiscard]] std::size_t node_count() const { return static_cast<std::size_t>(ns_) * nodes_per_supernode; }
-    [[nodiscard]] const link_types& links() const { return links_; }
+    [[nodiscard]] constexpr bool d_self_loops() const { return wiring_ == Wiring::bucket; }
+    [[nodiscard]] constexpr std::size_t node_count() const { return static_cast<std::size_t>(ns_) * nodes_per_supernode; }
+    [[nodiscard]] constexpr const link_types& links() const { return links_; }
 
     // --- node naming -------------------------------------------------------------------
     static constexpr std::uint32_t supernode_of(NodeId n) { return n.value / nodes_per_supernode; }
@@ -97,16 +97,16 @@ public:
     static constexpr NodeId node(std::uint32_t supernode, std::uint32_t local) {
         return NodeId{supernode * nodes_per_supernode + local};
     }
-    [[nodiscard]] std::uint32_t bucket_of_local(std::uint32_t u) const { return u / w_; }
+    [[nodiscard]] constexpr std::uint32_t bucket_of_local(std::uint32_t u) const { return u / w_; }
 
     // --- the D wiring -------------------------------------------------------------------
     /// Local node of supernode a whose j-th D link (bucket j) goes to supernode b.
-    [[nodiscard]] std::uint32_t d_source_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
+    [[nodiscard]] constexpr std::uint32_t d_source_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
         if (wiring_ == Wiring::circulant) return offset(a, b) % nodes_per_supernode;
         return j * w_ + b % w_;
     }
     /// Local node of supernode b where the j-th D link from supernode a lands.
-    [[nodiscard]] std::uint32_t d_landing_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
+    [[nodiscard]] constexpr std::uint32_t d_landing_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
         if (wiring_ == Wiring::circulant) return offset(b, a) % nodes_per_supernode;
         return j * w_ + a % w_;
     }
@@ -120,12 +120,12 @@ public:
         return PortId{first_lr_port + rank * nodes_per_drawer + v % nodes_per_drawer};
     }
     /// Port of local node u of supernode a whose D link goes to supernode b (u must hold one).
-    [[nodiscard]] PortId d_port(std::uint32_t a, std::uint32_t u, std::uint32_t b) const {
+    [[nodiscard]] constexpr PortId d_port(std::uint32_t a, std::uint32_t u, std::uint32_t b) const {
         if (wiring_ == Wiring::circulant) return PortId{first_d_port + offset(a, b) / nodes_per_supernode};
         return PortId{first_d_port + (b - u % w_) / w_};
     }
 
-    [[nodiscard]] NodeId neighbour(NodeId n, PortId p) const {
+    [[nodiscard]] constexpr NodeId neighbour(NodeId n, PortId p) const {
         check_node(n);
         detail::require(p.value < ports_per_node, "port ", p.value, " is out of range; valid: 0 to ",
                         ports_per_node - 1);
@@ -143,7 +143,7 @@ public:
     }
 
     /// The port of neighbour(n, p) whose link leads back to n (the link's other direction).
-    [[nodiscard]] PortId reverse_port(NodeId n, PortId p) const {
+    [[nodiscard]] constexpr PortId reverse_port(NodeId n, PortId p) const {
         const std::uint32_t a = supernode_of(n), u = local_of(n);
         const NodeId w = neighbour(n, p);
         const std::uint32_t b = supernode_of(w), v = local_of(w);
@@ -151,12 +151,12 @@ public:
         return d_port(b, v, a);
     }
 
-    [[nodiscard]] std::size_t link_class(NodeId, PortId p) const {
+    [[nodiscard]] constexpr std::size_t link_class(NodeId, PortId p) const {
         return p.value < first_lr_port ? LL : p.value < first_d_port ? LR : D;
     }
 
     /// True when the two nodes are joined by one link (a node is not its own neighbour here).
-    [[nodiscard]] bool adjacent(NodeId x, NodeId y) const {
+    [[nodiscard]] constexpr bool adjacent(NodeId x, NodeId y) const {
         if (x == y) return false;
         const std::uint32_t a = supernode_of(x), b = supernode_of(y);
         if (a == b) return true;
@@ -165,7 +165,7 @@ public:
     }
 
     /// Graph distance (0 to 3 hops).
-    [[nodiscard]] std::size_t distance(NodeId x, NodeId y) const {
+    [[nodiscard]] constexpr std::size_t distance(NodeId x, NodeId y) const {
         check_node(x);
         check_node(y);
         if (x == y) return 0;
@@ -179,15 +179,15 @@ public:
 
     /// 3 with two or more supernodes (a node of a that holds no D link to b reaches
     /// a node of b where no link from a lands in three hops); 2 when n_d = 32.
-    [[nodiscard]] std::size_t diameter() const { return ns_ == 1 ? 1 : nd_ == nodes_per_supernode ? 2 : 3; }
+    [[nodiscard]] constexpr std::size_t diameter() const { return ns_ == 1 ? 1 : nd_ == nodes_per_supernode ? 2 : 3; }
 
-    void check_node(NodeId n) const {
+    constexpr void check_node(NodeId n) const {
         detail::require(n.value < node_count(), "node id ", n.value, " is out of range; valid: 0 to ",
                         node_count() - 1);
     }
 
 private:
-    PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, Wiring wiring, PercsLL ll, PercsLR lr, PercsD d)
+    constexpr PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, Wiring wiring, PercsLL ll, PercsLR lr, PercsD d)
         : ns_(supernodes), nd_(d_links), wiring_(wiring), links_(ll, lr, d) {
         detail::require(supernodes >= 1, "a PERCS system needs at least 1 supernode; got ", supernodes);
         detail::require(d_links >= 1 && nodes_per_supernode % d_links == 0,
@@ -202,10 +202,10 @@ private:
     }
 
     /// Circulant wiring: the rank of b among the other supernodes as seen from a.
-    [[nodiscard]] std::uint32_t offset(std::uint32_t a, std::uint32_t b) const { return (b + ns_ - a - 1) % ns_; }
+    [[nodiscard]] constexpr std::uint32_t offset(std::uint32_t a, std::uint32_t b) const { return (b + ns_ - a - 1) % ns_; }
 
     /// Target supernode of the m-th D link of local node u of supernode a, or n_s if none.
-    [[nodiscard]] std::uint32_t d_target(std::uint32_t a, std::uint32_t u, std::uint32_t m) const {
+    [[nodiscard]] constexpr std::uint32_t d_target(std::uint32_t a, std::uint32_t u, std::uint32_t m) const {
         if (wiring_ == Wiring::circulant) {
             const std::uint32_t o = m * nodes_per_supernode + u;
             return o + 1 < ns_ ? (a + 1 + o) % ns_ : ns_;

@@ -2,6 +2,7 @@
 //   views::nodes(t)           every NodeId
 //   views::ports(t, n)        the ports of node n that have a link
 //   views::channels(t)        every directed channel with a link, as fabric::Channel
+//   views::for_each_channel(t, f)  the same channels through a callback, also in constant evaluation
 //   views::node_pairs(t)      every ordered pair of nodes (src, dst), src == dst included
 // The views refer to the topology: it must outlive them, as a container outlives
 // its std::views.
@@ -58,6 +59,21 @@ auto channels(const T& topo) {
                       });
            }) |
            ranges::views::join;
+}
+
+/// Calls f(Channel) for every directed channel with a link, in index order: the
+/// same channels as channels(t), by plain loops, so that it runs in constant
+/// evaluation too (range-v3 0.12's iota and join are not constexpr).
+template <Topology T, class F>
+constexpr void for_each_channel(const T& topo, F&& f) {
+    const auto count = static_cast<std::uint32_t>(topo.node_count());
+    for (std::uint32_t node = 0; node < count; ++node)
+        for (std::uint32_t port = 0; port < T::ports_per_node; ++port) {
+            const NodeId n{node};
+            const PortId p{port};
+            if (const NodeId to = topo.neighbour(n, p); to.valid())
+                f(Channel{n, p, to, channel_index<T>(n, p), topo.link_class(n, p)});
+        }
 }
 
 template <Topology T>

@@ -9,12 +9,13 @@
 //   E_T = E_1 E_2 E_3
 // where S is the largest payload in 16-byte words (256 for 4096 bytes). The optimum
 // C maximises E_T: for E_T proportional to C / ((C + 2)(C + K)) it is sqrt(2 K).
+// Every member is constexpr: the model runs in constant evaluation as at run time.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/math.hpp>
 
 namespace fabric::analytic {
 
@@ -29,40 +30,40 @@ struct ApenetEfficiency {
     bool whole_packet_rule = true;
 
     /// The report's Table 8 rows: T_RED = FIFO depth - 6.
-    static ApenetEfficiency with_fifo(std::uint32_t depth) {
+    static constexpr ApenetEfficiency with_fifo(std::uint32_t depth) {
         detail::require(depth >= 8, "FIFO depth must be at least 8 words; got ", depth);
         ApenetEfficiency e;
         e.t_red = depth - 6;
         return e;
     }
 
-    [[nodiscard]] double payload_words() const { return static_cast<double>(payload_bytes) / word_bytes; }
-    [[nodiscard]] double e1() const {
+    [[nodiscard]] constexpr double payload_words() const { return static_cast<double>(payload_bytes) / word_bytes; }
+    [[nodiscard]] constexpr double e1() const {
         return static_cast<double>(payload_bytes) / static_cast<double>(protocol_bytes + payload_bytes);
     }
-    [[nodiscard]] double e2() const {
+    [[nodiscard]] constexpr double e2() const {
         return static_cast<double>(credit_period) / static_cast<double>(credit_period + 2);
     }
-    [[nodiscard]] double total_latency() const { return 2.0 * remote_latency + 2.0 * local_latency; }
-    [[nodiscard]] double wait() const { return total_latency() + credit_period; }
+    [[nodiscard]] constexpr double total_latency() const { return 2.0 * remote_latency + 2.0 * local_latency; }
+    [[nodiscard]] constexpr double wait() const { return total_latency() + credit_period; }
     /// Packets sent before each wait under the whole-packet rule.
-    [[nodiscard]] double packets_per_burst() const { return std::floor(static_cast<double>(t_red) / payload_words()); }
-    [[nodiscard]] double e3() const {
+    [[nodiscard]] constexpr double packets_per_burst() const { return detail::floor_nonnegative(static_cast<double>(t_red) / payload_words()); }
+    [[nodiscard]] constexpr double e3() const {
         if (!whole_packet_rule) return t_red / (t_red + wait());
         const double burst = packets_per_burst() * payload_words();
         return burst / (burst + wait());
     }
-    [[nodiscard]] double et() const { return e1() * e2() * e3(); }
+    [[nodiscard]] constexpr double et() const { return e1() * e2() * e3(); }
 
     /// The C that maximises E_T (with the other parameters fixed): sqrt(2 K),
     /// K = burst + L_T, burst = T_RED (or k S with the whole-packet rule).
-    [[nodiscard]] double optimum_credit_period() const {
+    [[nodiscard]] constexpr double optimum_credit_period() const {
         const double burst = whole_packet_rule ? packets_per_burst() * payload_words() : static_cast<double>(t_red);
-        return std::sqrt(2.0 * (burst + total_latency()));
+        return detail::sqrt_nonnegative(2.0 * (burst + total_latency()));
     }
 
     /// Link bandwidth in MB/s for a line rate of `gbps` (8b10b: 80% of it is data).
-    [[nodiscard]] double bandwidth_MBps(double gbps) const { return et() * gbps * 0.8 / 8.0 * 1e3; }
+    [[nodiscard]] constexpr double bandwidth_MBps(double gbps) const { return et() * gbps * 0.8 / 8.0 * 1e3; }
 };
 
 }  // namespace fabric::analytic
