@@ -4,7 +4,9 @@
 string(REPLACE "<sep>" ";" args "${ARGS}")
 string(REPLACE "<sep>" ";" plot_args "${PLOT_ARGS}")
 set(data ${DIR}/${DATA})
-string(REGEX REPLACE "\\.[a-z]+$" ".png" png ${data})
+# The picture is named after the whole data file (plot_latency.csv.png), so that
+# two checks drawing plot_latency.csv and plot_latency.json in parallel never share one.
+set(png ${data}.png)
 file(REMOVE ${png})
 execute_process(COMMAND ${PROGRAM} ${args} OUTPUT_FILE ${data} RESULT_VARIABLE s1)
 if(NOT s1 EQUAL 0)

@@ -1,6 +1,8 @@
 // Permutations that machines configured by permutation (GF11) store as switch
 // settings: perm[i] is where processor i's word goes. Each is checked to be a
 // permutation by the tests; together they express the usual connectivities.
+// All are constexpr (tests/static/compile_time.cpp routes them through a Benes
+// network at compile time).
 #pragma once
 
 #include <cstddef>
@@ -13,36 +15,36 @@
 namespace fabric::permutations {
 
 /// i -> (i + shift) mod p: a ring.
-inline std::vector<std::uint32_t> ring_shift(std::uint32_t p, std::uint32_t shift = 1) {
+constexpr std::vector<std::uint32_t> ring_shift(std::uint32_t p, std::uint32_t shift = 1) {
     detail::require(p >= 1, "a ring needs at least one processor");
-    std::vector<std::uint32_t> perm(p);
+    std::vector<std::uint32_t> perm(p, 0);
     for (std::uint32_t i = 0; i < p; ++i) perm[i] = (i + shift) % p;
     return perm;
 }
 
 /// One step of a rows x cols torus, processors row by row: +x (along a row) or +y.
-inline std::vector<std::uint32_t> torus_shift(std::uint32_t rows, std::uint32_t cols, bool along_x) {
+constexpr std::vector<std::uint32_t> torus_shift(std::uint32_t rows, std::uint32_t cols, bool along_x) {
     detail::require(rows >= 1 && cols >= 1, "a torus needs at least one row and one column");
     const std::uint32_t p = rows * cols;
-    std::vector<std::uint32_t> perm(p);
+    std::vector<std::uint32_t> perm(p, 0);
     for (std::uint32_t i = 0; i < p; ++i)
         perm[i] = along_x ? (i / cols) * cols + (i % cols + 1) % cols : (i + cols) % p;
     return perm;
 }
 
 /// i -> i xor 2^stage: the partners of one FFT butterfly stage (p a power of 2).
-inline std::vector<std::uint32_t> butterfly(std::uint32_t p, std::uint32_t stage) {
+constexpr std::vector<std::uint32_t> butterfly(std::uint32_t p, std::uint32_t stage) {
     detail::require((std::uint64_t{1} << stage) < p && p % (std::uint32_t{1} << (stage + 1)) == 0,
                     "butterfly stage ", stage, " needs p a multiple of 2^(stage + 1); got p = ", p);
-    std::vector<std::uint32_t> perm(p);
+    std::vector<std::uint32_t> perm(p, 0);
     for (std::uint32_t i = 0; i < p; ++i) perm[i] = i ^ (1U << stage);
     return perm;
 }
 
 /// One exchange step of a binary tree (node i's children 2i + 1, 2i + 2): every
 /// even-numbered parent swaps with its left child; the others stay.
-inline std::vector<std::uint32_t> tree_exchange(std::uint32_t p) {
-    std::vector<std::uint32_t> perm(p);
+constexpr std::vector<std::uint32_t> tree_exchange(std::uint32_t p) {
+    std::vector<std::uint32_t> perm(p, 0);
     std::iota(perm.begin(), perm.end(), 0U);
     for (std::uint32_t parent = 0; 2 * parent + 1 < p; parent += 2) {
         const std::uint32_t child = 2 * parent + 1;
@@ -55,11 +57,11 @@ inline std::vector<std::uint32_t> tree_exchange(std::uint32_t p) {
 }
 
 /// i -> i with its n address bits reversed (p = 2^n).
-inline std::vector<std::uint32_t> bit_reversal(std::uint32_t p) {
+constexpr std::vector<std::uint32_t> bit_reversal(std::uint32_t p) {
     std::uint32_t bits = 0;
     while ((std::uint32_t{1} << bits) < p) ++bits;
     detail::require(p >= 1 && (std::uint32_t{1} << bits) == p, "bit reversal needs p = 2^n; got ", p);
-    std::vector<std::uint32_t> perm(p);
+    std::vector<std::uint32_t> perm(p, 0);
     for (std::uint32_t i = 0; i < p; ++i) {
         std::uint32_t r = 0;
         for (std::uint32_t b = 0; b < bits; ++b) r |= ((i >> b) & 1U) << (bits - 1 - b);
