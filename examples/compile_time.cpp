@@ -9,7 +9,6 @@
 // larger systems take run-time sizes and the same functions at run time.
 #include <fabric/fabric.hpp>
 
-#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -49,14 +48,10 @@ constexpr std::size_t global_sum_hops = ScuGlobalSum(true).simulate({8, 4, 4, 2}
 static_assert(global_sum_hops <= 9, "fabric: design review: a doubled global sum crosses at most 9 links");
 
 // Its I/O switch: a 16-port Benes network set by the looping algorithm.
-constexpr bool benes_delivers(const std::array<std::uint32_t, 16>& perm) {
+constexpr bool benes_delivers(const std::vector<std::uint32_t>& perm) {
     const BenesNetwork net(16);
-    std::vector<std::uint32_t> in(16, 0);
-    for (std::uint32_t i = 0; i < 16; ++i) in[i] = i;
-    const auto out = net.carry(route(net, std::span<const std::uint32_t>(perm)), in);
-    for (std::uint32_t i = 0; i < 16; ++i)
-        if (out[perm[i]] != i) return false;
-    return true;
+    const auto in = permutations::ring_shift(16, 0);  // input i carries the word i
+    return permutations::delivered(perm, in, net.carry(route(net, std::span<const std::uint32_t>(perm)), in)) == 16;
 }
 static_assert(benes_delivers({15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}) &&
                   benes_delivers({0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15}),

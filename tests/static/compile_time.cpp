@@ -102,13 +102,8 @@ static_assert([] {
 // arrives at its output.
 constexpr bool benes_routes(const std::vector<std::uint32_t>& perm) {
     const BenesNetwork net(16);
-    const auto setting = route(net, std::span<const std::uint32_t>(perm));
-    std::vector<std::uint32_t> in(16, 0);
-    for (std::uint32_t i = 0; i < 16; ++i) in[i] = i;
-    const auto out = net.carry(setting, in);
-    for (std::uint32_t i = 0; i < 16; ++i)
-        if (out[perm[i]] != i) return false;
-    return true;
+    const auto in = permutations::ring_shift(16, 0);  // input i carries the word i
+    return permutations::delivered(perm, in, net.carry(route(net, std::span<const std::uint32_t>(perm)), in)) == 16;
 }
 static_assert([] {
     namespace p = permutations;

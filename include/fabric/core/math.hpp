@@ -33,10 +33,9 @@ namespace fabric::detail {
     return f < x ? f + 1 : f;
 }
 
-/// The square root of x >= 0 by Newton's iteration from above, stopped where it
-/// no longer falls, then of it and
-/// its neighbours the one whose square is nearest x
-/// (tests/runtime/math.cpp compares it with std::sqrt).
+/// The square root of x >= 0: Newton's iteration from above, stopped where it no
+/// longer falls, then whichever of the result and its two neighbours has the
+/// square nearest x (tests/runtime/math.cpp compares it with std::sqrt).
 [[nodiscard]] constexpr double sqrt_nonnegative(double x) {
     if (x == 0 || x == std::numeric_limits<double>::infinity() || x != x) return x;
     double r = x > 1 ? x : 1;  // at or above the root
@@ -45,8 +44,7 @@ namespace fabric::detail {
         if (next >= r) break;
         r = next;
     }
-    // The iteration stops within an ulp of the rounded root: of r and its two
-    // neighbours, the one whose square is nearest x.
+    // The iteration stops within an ulp of the rounded root.
     const double step = r * (std::numeric_limits<double>::epsilon() / 2);
     double best = r, residual = abs_of(square_minus(r, x));
     for (const double c : {r - step, r + step})

@@ -73,7 +73,7 @@ constexpr std::vector<std::uint32_t> bit_reversal(std::uint32_t p) {
 /// How many words a network carried where `perm` sends them: in[i] was to arrive
 /// at out[perm[i]].
 template <class T>
-std::size_t delivered(const std::vector<std::uint32_t>& perm, const std::vector<T>& in, const std::vector<T>& out) {
+constexpr std::size_t delivered(const std::vector<std::uint32_t>& perm, const std::vector<T>& in, const std::vector<T>& out) {
     detail::require(in.size() == perm.size() && out.size() == perm.size(), "delivered: a permutation of ",
                     perm.size(), " needs as many words in and out; got ", in.size(), " and ", out.size());
     std::size_t ok = 0;
