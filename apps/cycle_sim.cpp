@@ -1,7 +1,8 @@
 // cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a HyperX, a
 // hypercube, a dragonfly or a fat tree from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
-// several seeds per point (CSV or JSON with 95% confidence intervals).
+// several seeds per point (CSV or JSON with 95% confidence intervals); under
+// mpirun the sweep's loads are dealt over the ranks, with the same output.
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
 // configuration files: apps/common/tool.hpp.
 #include <string>
@@ -13,6 +14,7 @@
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/topology/dragonfly.hpp>
 
+#include "common/dist.hpp"
 #include "common/tool.hpp"
 #include "common/numbers.hpp"
 #include "cycle_sim_settings.hpp"
@@ -87,6 +89,7 @@ int simulate(const RunSettings& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const fabric_apps::MpiScope mpi(argc, argv);
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "

@@ -13,13 +13,16 @@
 //                  software tree, latency per operation for growing systems
 //   --csv          the all-to-all table as CSV, for tools/plot percs-alltoall
 // With none of them: all, d up to 1. Options and configuration files:
-// apps/common/tool.hpp; a progress line on a terminal.
+// apps/common/tool.hpp; a progress line on a terminal. Under mpirun the
+// all-to-all runs (two per d) are dealt over the ranks, largest d first, and rank
+// 0 prints the same table; the other sketches run on rank 0.
 #include <fabric/collective/cau.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
 
+#include "common/dist.hpp"
 #include "common/progress.hpp"
 #include "common/tool.hpp"
 
@@ -39,7 +42,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
     cfg.memory_limit_mb = fabric_apps::memory_limit_mb();  // the kernel states its need up front
-    cfg.on_progress = fabric_apps::terminal_progress();
+    if (fabric_apps::ranks() == 1) cfg.on_progress = fabric_apps::terminal_progress();
     cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;
@@ -84,28 +87,46 @@ int sketches(const Settings& s) {
         node_cycles += 2.0 * 33 * 32 * (static_cast<double>(warmup) + std::max(static_cast<double>(window), 20000.0));
     fabric_apps::check_work(node_cycles, "hub-cycles", 1e5);
     if (!ds.empty()) {
+        // Two runs per d (direct, random indirect), the largest d first: they take longest,
+        // and dealt first they do not leave one rank running alone at the end.
+        std::vector<std::size_t> by_size(ds.size());
+        for (std::size_t i = 0; i < ds.size(); ++i) by_size[i] = i;
+        std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) { return ds[a] > ds[b]; });
         const analytic::PercsAlltoall model;
+        const auto runs = fabric_apps::run_list(2 * ds.size(), [&](std::size_t run) {
+            const auto d = static_cast<std::uint32_t>(ds[by_size[run / 2]]);
+            const auto t = PercsTopology::alltoall_model(d);
+            const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+            const double offered = 1.3 * model.direct_bandwidth(static_cast<double>(d));
+            return run % 2 == 0 ? gbps_per_node<ShortestDirect>(t, uniform, offered, warmup, window)
+                                : gbps_per_node<RandomIndirect>(t, uniform, offered, warmup, window);
+        });
+        if (!fabric_apps::root_rank()) return 0;  // rank 0 prints, and runs the other sketches
+        std::vector<double> direct_of(ds.size()), indirect_of(ds.size());
+        for (std::size_t k = 0; k < ds.size(); ++k) {
+            direct_of[by_size[k]] = runs[2 * k];
+            indirect_of[by_size[k]] = runs[2 * k + 1];
+        }
         if (s.csv) {
             std::printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
         } else {
             std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
             std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
         }
-        for (const long long d : ds) {
-            const auto t = PercsTopology::alltoall_model(static_cast<std::uint32_t>(d));
-            const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+        for (std::size_t i = 0; i < ds.size(); ++i) {
+            const long long d = ds[i];
             const double bound = model.direct_bandwidth(static_cast<double>(d));
-            const double direct = gbps_per_node<ShortestDirect>(t, uniform, 1.3 * bound, warmup, window);
-            const double indirect = gbps_per_node<RandomIndirect>(t, uniform, 1.3 * bound, warmup, window);
+            const double direct = direct_of[i], indirect = indirect_of[i];
             if (s.csv)
                 std::printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
             else
                 std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
                             indirect, direct / indirect);
-            std::fflush(stdout);
         }
         if (!s.csv) std::printf("\n");
+        std::fflush(stdout);
     }
+    if (!fabric_apps::root_rank()) return 0;
     if (all || s.hotspot) {
         // Each of supernode 0's 32 hubs sends to its partner in supernode 1 at 16 GB/s.
         const auto t = PercsTopology::alltoall_model(1);
@@ -167,6 +188,7 @@ int sketches(const Settings& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const fabric_apps::MpiScope mpi(argc, argv);
     return fabric_apps::run_tool<Settings>(
         argc, argv, "percs_packet",
         "the Blue Waters sketches of the PERCS interconnect paper (section VII) from the cycle kernel and the CAU "

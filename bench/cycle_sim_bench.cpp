@@ -7,6 +7,7 @@
 //
 //   cycle_sim_bench [--quick] [path/to/cycle_sim]   (default: ../apps/cycle_sim beside this program)
 #include "cycle_rows.hpp"
+#include "process.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -20,34 +21,6 @@
 #include <vector>
 
 namespace {
-
-/// Runs `argv` with its standard output captured; returns the output, and the
-/// child's peak resident memory (MiB) and exit status through the references.
-std::string run(const std::vector<std::string>& args, double& peak_mib, int& status) {
-    int fds[2];
-    if (pipe(fds) != 0) std::exit(2);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        std::vector<char*> argv;
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        std::perror(argv[0]);
-        _exit(127);
-    }
-    close(fds[1]);
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-    close(fds[0]);
-    rusage usage{};
-    wait4(pid, &status, 0, &usage);
-    peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    return out;
-}
 
 /// The number after "key": in the tool's JSON output (0 when missing).
 double field(const std::string& json, const char* key) {
@@ -82,7 +55,7 @@ int main(int argc, char** argv) {
         double peak = 0;
         int status = 0;
         const auto start = std::chrono::steady_clock::now();
-        const std::string out = run(args, peak, status);
+        const std::string out = fabric_bench::run(args, peak, status);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             std::fprintf(stderr, "cycle_sim_bench: %s failed (status %d)\n", tool.c_str(), status);

@@ -11,9 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include <fabric/fabric.hpp>
+#include <fabric/dist/results.hpp>
 #include <fabric/experiment/json.hpp>
+#include <fabric/fabric.hpp>
 
+#include "../common/dist.hpp"
 #include "../common/numbers.hpp"
 #include "../common/switch_choice.hpp"
 #include "../common/tool.hpp"
@@ -61,11 +63,18 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
                                 "node-cycles", 2e6);
         experiment::SweepSettings settings;
         settings.seeds = s.seeds;
-        const auto curve = experiment::sweep(sim, pattern, rates, sizes, settings);
+        settings.validate();
+        // One load point a run of the list (all its seeds); under mpirun dealt over the ranks.
+        const auto curve = fabric_apps::run_list(
+            rates.size(), [&](std::size_t i) { return experiment::measure_validated(sim, pattern, rates[i], sizes, settings); },
+            [&](const experiment::LoadPoint& p) { return settings.stop_at_saturation && p.saturated(); });
+        if (!fabric_apps::root_rank()) return 0;
         if (s.json) std::cout << experiment::to_json(std::span<const experiment::LoadPoint>(curve)).dump(1) << '\n';
         else experiment::write_csv(std::cout, curve);
         return 0;
     }
+    detail::require(fabric_apps::ranks() == 1, "under mpirun cycle_sim deals a sweep's loads over the ranks (--sweep); "
+                    "one run takes one process: run it without mpirun");
     detail::require(s.class_priority.empty() || s.sweep.empty(), "class_priority: a sweep scales one load; run "
                     "traffic classes one point at a time (leave out --sweep)");
     detail::require(s.watch.empty() || !s.json || s.watch_file != "-", "watch_file: with --json the standard output "
