@@ -31,6 +31,7 @@ namespace fabric::dist {
 class ByteWriter {
 public:
     void raw(const void* p, std::size_t n) {
+        if (n == 0) return;  // an empty vector's data() may be null
         const auto* b = static_cast<const std::byte*>(p);
         bytes_.insert(bytes_.end(), b, b + n);
     }
@@ -47,6 +48,7 @@ public:
     void raw(void* p, std::size_t n) {
         detail::require(n <= bytes_.size() - at_, "a result's bytes end early: ", n, " more wanted at byte ", at_,
                         " of ", bytes_.size(), " (the ranks must run one build of one program)");
+        if (n == 0) return;  // memcpy must not see the null data() of an empty vector
         std::memcpy(p, bytes_.data() + at_, n);
         at_ += n;
     }
