@@ -48,26 +48,13 @@ double window_us(MPI_Comm comm, const std::vector<int>& peers, std::size_t bytes
     return s / windows * 1e6;
 }
 
-std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    for (std::size_t at = 0; at < s.size();) {
-        const auto end = std::min(s.find(' ', at), s.size());
-        if (end > at) out.push_back(s.substr(at, end - at));
-        at = end + 1;
-    }
-    return out;
-}
 }  // namespace
 
 int main(int argc, char** argv) {
     if (!fabric::dist::Session::launched()) {  // alone: measure at 2 and 4 ranks
-        if (geteuid() == 0) {
-            setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-            setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-        }
         int failed = 0;
         for (const int ranks : {2, 4}) {
-            std::vector<std::string> args = words(FABRIC_MPIEXEC_COMMAND);
+            std::vector<std::string> args = fabric_bench::mpi_launcher(FABRIC_MPIEXEC_COMMAND);
             args.insert(args.end(), {"-n", std::to_string(ranks), argv[0]});
             double peak = 0;
             int status = 0;

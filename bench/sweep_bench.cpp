@@ -37,16 +37,6 @@ Timed timed(const std::vector<std::string>& args) {
     return t;
 }
 
-/// The space-separated launcher of CMake's FABRIC_MPIEXEC ("mpiexec --oversubscribe"), split.
-std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    for (std::size_t at = 0; at < s.size();) {
-        const auto end = std::min(s.find(' ', at), s.size());
-        if (end > at) out.push_back(s.substr(at, end - at));
-        at = end + 1;
-    }
-    return out;
-}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,13 +57,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::vector<std::string> alone = {tool, "--d", d, "--window", window, "--csv"};
-    std::vector<std::string> dealt = words(FABRIC_MPIEXEC_COMMAND);
+    std::vector<std::string> dealt = fabric_bench::mpi_launcher(FABRIC_MPIEXEC_COMMAND);
     dealt.insert(dealt.end(), {"-n", std::to_string(ranks)});
     dealt.insert(dealt.end(), alone.begin(), alone.end());
-    if (geteuid() == 0) {  // Open MPI refuses root unless told twice (CI containers run as root)
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    }
     const Timed serial = timed(alone);
     const Timed parallel = timed(dealt);
     if (!serial.ok || !parallel.ok) {
