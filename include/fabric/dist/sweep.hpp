@@ -52,6 +52,17 @@ inline std::uint64_t atomic(MPI_Win win, Slot slot, MPI_Op op, std::uint64_t ope
     return old;
 }
 
+/// The message of the exception being handled.
+inline std::string describe_current_exception() {
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        return e.what();
+    } catch (...) {
+        return "an exception not derived from std::exception";
+    }
+}
+
 /// Every rank learns the earliest failed index and its message, and throws it.
 inline void rethrow_earliest(MPI_Comm comm, int rank, std::uint64_t failed, const std::string& what) {
     struct {
@@ -142,9 +153,9 @@ std::vector<job_result_t<Job>> run_list(MPI_Comm comm, std::size_t count, Job&& 
             encode(mine, i);
             encode(mine, r);
             if (stop(r)) atomic(win, limit, MPI_MIN, i + 1);
-        } catch (const std::exception& e) {
+        } catch (...) {  // any exception: the other ranks must not wait for this one
             failed = i;
-            what = e.what();
+            what = describe_current_exception();
             atomic(win, limit, MPI_MIN, 0);  // no more runs anywhere
         }
         const std::uint64_t done = atomic(win, finished, MPI_SUM, 1) + 1;
