@@ -34,11 +34,19 @@ template <class Job>
 concept ListJob = std::invocable<Job&, std::size_t> && Encodable<job_result_t<Job>> &&
                   std::default_initializable<job_result_t<Job>>;
 
+/// Checks ListJob with a message that says how to fix it (in the body, so it is what the compiler reports).
+template <class Job>
+constexpr void check_list_job() {
+    static_assert(ListJob<Job>, "fabric: a run of a list is called as job(std::size_t index) and gives a result that "
+                                "can cross MPI ranks and be default-constructed: make the result trivially copyable, "
+                                "a Boost.Hana struct, or specialise fabric::dist::Codec for it");
+}
+
 /// The reference: the list run in order on this process, ending at the first
 /// stop (progress, if given, after every run).
-template <ListJob Job, class Stop = RunAll>
-std::vector<job_result_t<Job>> serial_list(std::size_t count, Job&& job, Stop&& stop = {},
-                                           const ListProgress& progress = {}) {
+template <class Job, class Stop = RunAll>
+auto serial_list(std::size_t count, Job&& job, Stop&& stop = {}, const ListProgress& progress = {}) {
+    check_list_job<Job>();
     std::vector<job_result_t<Job>> out;
     for (std::size_t i = 0; i < count; ++i) {
         out.push_back(job(i));

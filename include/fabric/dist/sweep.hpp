@@ -123,9 +123,9 @@ std::vector<R> gather(MPI_Comm comm, int rank, int size, const std::vector<std::
 
 /// Runs job(0) .. job(count - 1) over the ranks of `comm` (see the top of this
 /// header); every rank of comm must call it with the same count.
-template <ListJob Job, class Stop = RunAll>
-std::vector<job_result_t<Job>> run_list(MPI_Comm comm, std::size_t count, Job&& job, Stop&& stop = {},
-                                        const ListProgress& progress = {}) {
+template <class Job, class Stop = RunAll>
+auto run_list(MPI_Comm comm, std::size_t count, Job&& job, Stop&& stop = {}, const ListProgress& progress = {}) {
+    check_list_job<Job>();
     using R = job_result_t<Job>;
     using namespace detail_list;
     int rank = 0, size = 1;
@@ -172,9 +172,10 @@ std::vector<job_result_t<Job>> run_list(MPI_Comm comm, std::size_t count, Job&& 
 }
 
 /// run_list over the session's ranks, or serial_list when MPI is not active.
-template <ListJob Job, class Stop = RunAll>
-std::vector<job_result_t<Job>> run_list(const Session& session, std::size_t count, Job&& job, Stop&& stop = {},
-                                        const ListProgress& progress = {}) {
+template <class Job, class Stop = RunAll>
+auto run_list(const Session& session, std::size_t count, Job&& job, Stop&& stop = {},
+              const ListProgress& progress = {}) {
+    check_list_job<Job>();
     if (session.active()) return run_list(session.comm(), count, job, stop, progress);
     return serial_list(count, job, stop, progress);
 }
