@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace fabric {
@@ -47,6 +48,22 @@ public:
     /// Samples per latency, index = cycles (up to max()).
     [[nodiscard]] std::vector<std::uint64_t> bins() const {
         return {bins_.begin(), bins_.begin() + static_cast<std::ptrdiff_t>(count_ ? max_ + 1 : 0)};
+    }
+
+    /// Samples per latency as kept (zeros may follow the largest): for summing histograms.
+    [[nodiscard]] const std::vector<std::uint64_t>& raw() const { return bins_; }
+    /// Takes `bins`, samples per latency, as the whole histogram (a sum of others).
+    void assign(std::vector<std::uint64_t> bins) {
+        bins_ = std::move(bins);
+        count_ = max_ = 0;
+        std::uint64_t total = 0;  // exact, as the sum added one latency at a time is while below 2^53
+        for (std::size_t c = 0; c < bins_.size(); ++c) {
+            count_ += bins_[c];
+            total += bins_[c] * c;
+            if (bins_[c]) max_ = c;
+        }
+        sum_ = static_cast<double>(total);
+        if (bins_.size() < 256) bins_.resize(256, 0);
     }
 
 private:

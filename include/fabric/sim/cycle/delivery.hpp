@@ -8,14 +8,14 @@
 #include <cstdint>
 
 #include <fabric/concepts/fabric.hpp>
-#include <fabric/sim/cycle/network.hpp>
+#include <fabric/sim/cycle/wires.hpp>
 
 namespace fabric::cycle {
 
 template <CycleKernelFabric Fab>
-class Delivery : protected Network<Fab> {
+class Delivery : protected Wires<Fab> {
 protected:
-    using Base = Network<Fab>;
+    using Base = Wires<Fab>;
     using Base::Base;
     using Base::P, Base::LOCAL, Base::none;
     using typename Base::Arrival;

@@ -249,66 +249,6 @@ protected:
         return in_.front(in_.index(node, port, vc));
     }
 
-    /// Flits and feedback due at `now` reach their receivers.
-    void deliver_events(std::uint64_t now) {
-        auto& fb = feedback_.due(now);
-        for (const Feedback& f : fb) {
-            fab_.flow().on_feedback(sender_[f.sender], f.value);
-            const auto node = static_cast<std::uint32_t>(f.sender / (static_cast<std::size_t>(P) * V));
-            wake_[node] = std::min(wake_[node], now);  // a blocked flit there may go now
-            if (out_.enabled()) out_.wake(node) = now;
-        }
-        fb.clear();
-        auto& arr = arrivals_.due(now);
-        for (const Arrival& a : arr) {
-            --in_flight_links_;
-            ++buffered_;
-            const std::uint32_t node = in_.node_of(a.ivc), port = in_.port_of(a.ivc), vc = in_.vc_of(a.ivc);
-            const bool first = in_.push(a.ivc, a.flit);
-            if (watch_.on() && packets_[a.flit.packet].watched)
-                watch_.event(a.flit.packet, FlitEventKind::arrived, now, a.flit.index, node, port, vc);
-            const std::size_t channel = static_cast<std::size_t>(node) * P + port;
-            const std::uint32_t up = links_.up(channel);
-            fab_.flow().on_arrive(receiver_[channel * V + vc],
-                                  [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
-            std::uint64_t wake = now;  // a body flit may go now
-            if (first) {
-                InputVc& v = in_[a.ivc];
-                if (v.state == VcState::idle) {
-                    start_head(a.ivc, a.flit.packet, a.flit.hop, now);
-                    wake = v.ready;  // a head can act once routed
-                } else {
-                    v.since = now;
-                }
-            } else {
-                wake = wake_[node];  // a flit behind others changes nothing
-            }
-            activate(node, wake);
-        }
-        arr.clear();
-    }
-
-    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint64_t value, std::uint64_t now) {
-        feedback_.schedule(now + fab_.flow().feedback_delay(),
-                           Feedback{static_cast<std::uint32_t>(static_cast<std::size_t>(channel) * V + vc), value});
-    }
-
-    /// At the start of every frame's credit slots each receiver sends its Credit.
-    void tick_receivers(std::uint64_t now) {
-        if constexpr (Frames::ticks) {
-            if (!Frames::credit_tick(fab_.flow(), now)) return;
-            for (std::size_t channel = 0; channel < static_cast<std::size_t>(nodes_) * P; ++channel) {
-                const std::uint32_t up = links_.up(channel);
-                if (up == none) continue;
-                for (std::uint32_t vc = 0; vc < V; ++vc)
-                    fab_.flow().tick(receiver_[channel * V + vc],
-                                     [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
-            }
-        } else {
-            (void)now;
-        }
-    }
-
     /// Whether the flow control of sender (channel * V + vc) lets a flit go; the flit
     /// (`flit()`) is looked at only when the protocol or virtual cut-through needs its size.
     template <class FlitOf>
@@ -317,28 +257,6 @@ protected:
         if (!whole && !needs_packet_size) return fab_.flow().can_send(sender_[sender], false, 1, false);
         const Flit f = flit();
         return fab_.flow().can_send(sender_[sender], f.index == 0, packets_[f.packet].size, whole);
-    }
-
-    /// Puts flit `f` on the link of `channel`, VC `vc`, from cycle `leaves` on;
-    /// returns the cycle from which the link is free again.
-    std::uint64_t put_on_link(std::size_t channel, std::uint32_t vc, const Flit& f, std::uint64_t leaves) {
-        // Words the protocol puts before a head (Magic, Start), then the flit;
-        // each takes the next data slot of the link's frame.
-        std::uint64_t enter = Frames::next_data_slot(fab_.flow(), leaves);
-        if constexpr (protocol_flits > 0) {
-            if (f.index == 0)
-                for (std::uint32_t w = 0; w < protocol_flits; ++w)
-                    enter = Frames::next_data_slot(fab_.flow(), enter + links_.serialisation(channel));
-        }
-        fab_.flow().on_send(sender_[channel * V + vc]);
-        if (cfg_.in_window(enter)) ++sent_in_window_[channel];
-        const std::size_t target = in_.index(links_.down(channel), links_.down_port(channel), vc);
-        // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
-        arrivals_.schedule(enter + links_.serialisation(channel) - 1 + links_.latency(channel),
-                           Arrival{static_cast<std::uint32_t>(target),
-                                   Flit{f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1)}});
-        ++in_flight_links_;
-        return enter + links_.serialisation(channel);
     }
 
     void mark_lost(Packet& pk) {

@@ -158,4 +158,27 @@ struct CycleResult {
     [[nodiscard]] bool measured_accounted() const { return measured_delivered + measured_lost == measured_packets; }
 };
 
+namespace cycle {
+
+/// Calls f(counter) for every counter of `r` that is a sum over routers and
+/// terminals (not the maxima reorder_depth and message_reorder_depth, nor the
+/// figures derived at the end): how a partitioned run's ranks add up. A counter
+/// added to CycleResult or NodeCounters must be added here too.
+template <class F>
+void for_each_summed(CycleResult& r, F&& f) {
+    for (std::uint64_t* c :
+         {&r.measured_packets, &r.measured_delivered, &r.measured_lost, &r.measured_hops, &r.flits_created_in_window,
+          &r.flits_ejected_in_window, &r.flits_refused_in_window, &r.flits_refused, &r.flit_moves, &r.flits_injected,
+          &r.flits_ejected, &r.flits_in_flight, &r.packets_delivered, &r.delivered_latency_sum, &r.flits_dropped,
+          &r.packets_lost, &r.packets_unroutable, &r.out_of_order, &r.packets_overtaking, &r.measured_messages,
+          &r.measured_messages_delivered, &r.messages_delivered, &r.messages_lost, &r.packets_early,
+          &r.replies_delivered, &r.misdelivered})
+        f(*c);
+    for (NodeCounters& n : r.nodes)
+        for (std::uint64_t* c : {&n.flits_offered, &n.flits_refused, &n.flits_injected, &n.flits_accepted,
+                                 &n.packets_sent, &n.latency_sent, &n.packets_received, &n.latency_received})
+            f(*c);
+}
+
+}  // namespace cycle
 }  // namespace fabric

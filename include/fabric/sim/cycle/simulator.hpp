@@ -54,10 +54,12 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -70,9 +72,10 @@
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
-#include <fabric/sim/cycle/deadlock_search.hpp>
+#include <fabric/sim/cycle/creation.hpp>
 #include <fabric/sim/cycle/sampler.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
@@ -82,14 +85,15 @@ namespace fabric {
 
 template <class Fab, class A>
     requires CycleKernelFabric<Fab> && SwitchAllocator<A>
-class CycleSimulator<Fab, A> : cycle::DeadlockSearch<Fab, A> {
-    using Base = cycle::DeadlockSearch<Fab, A>;
+class CycleSimulator<Fab, A> : cycle::Creation<Fab, A> {
+    using Base = cycle::Creation<Fab, A>;
     using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none;
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::sources_,
         Base::source_packet_cap_, Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::wake_, Base::wheel_size_, Base::buffer_,
         Base::messages_, Base::reorder_, Base::in_flight_links_, Base::sent_in_window_, Base::latency_hist_,
         Base::network_hist_, Base::message_hist_;
-    using Base::activate, Base::front, Base::write_route, Base::start_head, Base::output_ready, Base::queue_can_send;
+    using Base::activate, Base::front, Base::write_route, Base::start_head, Base::output_ready, Base::queue_can_send,
+        Base::create_message, Base::create_replies;
     using Packet = cycle::Packet;
     using InputVc = cycle::InputVc;
     using VcState = cycle::VcState;
@@ -106,7 +110,8 @@ public:
                         " traffic classes (CycleConfig::class_priority): offer a load per class with run(pattern, "
                         "loads)");
         const OfferedLoad load{rate, sizes};
-        return run(pattern, std::span<const OfferedLoad>(&load, 1));
+        cycle::Alone alone;
+        return run_loads(pattern, std::span<const OfferedLoad>(&load, 1), alone);
     }
 
     /// Traffic classes (CycleConfig::class_priority): class c offers loads[c],
@@ -114,45 +119,14 @@ public:
     /// destinations from `pattern`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
-        detail::require(loads.size() == this->classes_.count(), "give one load per traffic class: the configuration "
-                        "has ", this->classes_.count(), " classes (CycleConfig::class_priority), the run ", loads.size(),
-                        " loads");
-        detail::require(pattern.task_count() == this->terminals_, "the cycle kernel runs one task per terminal: the "
-                        "pattern has ", pattern.task_count(), " tasks, the topology ", this->terminals_, " terminals (",
-                        nodes_, " routers of ", this->per_node_, ")");
-        std::uint32_t largest = 1;
-        for (const OfferedLoad& load : loads) {
-            load.sizes.validate();
-            detail::require(load.rate >= 0 && load.rate <= load.sizes.mean(), "offered load must be in [0, mean "
-                            "packet size = ", load.sizes.mean(), "] flits/cycle/terminal; got ", load.rate);
-            largest = std::max(largest, load.sizes.max());
-        }
-        check_switching(largest);
-        const DestinationSampler<Pattern> sampler(pattern);
-        const OnOffInjection& burst = config().on_off;
-        if (burst.enabled()) {
-            std::vector<cycle::OnOffArrivals> arrivals;
-            for (const OfferedLoad& load : loads)
-                arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
-            return run_arrivals(sampler, arrivals, loads);
-        }
-        std::vector<cycle::BernoulliArrivals> arrivals;
-        for (const OfferedLoad& load : loads) arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean());
-        return run_arrivals(sampler, arrivals, loads);
+        cycle::Alone alone;
+        return run_loads(pattern, loads, alone);
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
-        detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
-                        "trace run ends with its trace: set sampling.sample_period to 0");
-        check_switching(cycle::validate_trace(trace, this->terminals_, this->classes_.count()));
-        std::size_t next = 0;
-        const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
-        return simulate(last, [&](std::uint64_t now, Random& rng) {
-            for (; next < trace.size() && trace[next].cycle == now; ++next)
-                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng,
-                               trace[next].traffic_class);
-        });
+        cycle::Alone alone;
+        return run_trace_with(trace, alone);
     }
 
     /// The link of `port` at `node` fails at `cycle` of the next run, in both
@@ -177,11 +151,94 @@ public:
     /// several seeds of an experiment.
     void reseed(std::uint64_t seed) { cfg_.seed = seed; }
 
-private:
+protected:
+    /// The routers this rank steps in the next runs over a transport (run_loads,
+    /// run_trace_with); a run alone (run, run_trace) steps them all.
+    void use_partition(const cycle::Partition& partition) {
+        detail::require(partition.ranks() == 1 || partition.routers() == nodes_, "the partition splits ",
+                        partition.routers(), " routers; this fabric has ", nodes_);
+        this->part_ = partition;
+    }
+
+    /// run(pattern, loads) and run_trace(trace) over the ranks of `tx`: partitioned
+    /// when part_ splits the routers (dist/partitioned.hpp), else alone.
+    template <TrafficPattern Pattern, CycleTransport Tx>
+    CycleResult run_loads(const Pattern& pattern, std::span<const OfferedLoad> loads, Tx& tx) {
+        detail::require(loads.size() == this->classes_.count(), "give one load per traffic class: the configuration "
+                        "has ", this->classes_.count(), " classes (CycleConfig::class_priority), the run ", loads.size(),
+                        " loads");
+        detail::require(pattern.task_count() == this->terminals_, "the cycle kernel runs one task per terminal: the "
+                        "pattern has ", pattern.task_count(), " tasks, the topology ", this->terminals_, " terminals (",
+                        nodes_, " routers of ", this->per_node_, ")");
+        std::uint32_t largest = 1;
+        for (const OfferedLoad& load : loads) {
+            load.sizes.validate();
+            detail::require(load.rate >= 0 && load.rate <= load.sizes.mean(), "offered load must be in [0, mean "
+                            "packet size = ", load.sizes.mean(), "] flits/cycle/terminal; got ", load.rate);
+            largest = std::max(largest, load.sizes.max());
+        }
+        check_switching(largest);
+        const DestinationSampler<Pattern> sampler(pattern);
+        const OnOffInjection& burst = config().on_off;
+        if (burst.enabled()) {
+            std::vector<cycle::OnOffArrivals> arrivals;
+            for (const OfferedLoad& load : loads)
+                arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
+            return run_arrivals(sampler, arrivals, loads, tx);
+        }
+        std::vector<cycle::BernoulliArrivals> arrivals;
+        for (const OfferedLoad& load : loads) arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean());
+        return run_arrivals(sampler, arrivals, loads, tx);
+    }
+
+    template <CycleTransport Tx>
+    CycleResult run_trace_with(std::span<const TraceMessage> trace, Tx& tx) {
+        detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
+                        "trace run ends with its trace: set sampling.sample_period to 0");
+        check_switching(cycle::validate_trace(trace, this->terminals_, this->classes_.count()));
+        std::size_t next = 0;
+        const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
+        return simulate(last, [&](std::uint64_t now, Random& rng) {
+            for (; next < trace.size() && trace[next].cycle == now; ++next)
+                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng,
+                               trace[next].traffic_class);
+        }, tx);
+    }
+
     std::uint32_t channel_of(NodeId node, PortId port) const {
         detail::require(node.value < nodes_ && port.value < P && fab_.topology().neighbour(node, port).valid(), "node ",
                         node.value, " has no link on port ", port.value);
         return static_cast<std::uint32_t>(static_cast<std::size_t>(node.value) * P + port.value);
+    }
+
+    /// A partitioned run steps each rank's routers alone, so what needs another rank's
+    /// state within a cycle is refused, with the reason; every rank refuses alike.
+    void check_partitionable() const {
+        auto refuse = [](bool used, const char* what, const char* why) {
+            detail::require(!used, "a partitioned run (dist::PartitionedCycle) cannot use ", what, ": ", why,
+                            "; run it alone, or without it");
+        };
+        refuse(failures_.scheduled(), "link failures", "a packet cut on one rank is not yet cut on the others");
+        refuse(cfg_.request_reply.enabled(), "request_reply", "replies draw from the one random stream where "
+               "their requests arrive");
+        refuse(cfg_.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
+               "creation, and only the terminal's rank knows its queues");
+        refuse(cfg_.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
+        refuse(cfg_.watch.enabled(), "watch", "packets are numbered per rank");
+        refuse(cfg_.max_packet_flits > 0, "max_packet_flits", "messages are reassembled in one rank's table");
+        refuse(cfg_.track_reorder, "track_reorder", "its depth is a maximum, not a sum, over the ranks");
+        refuse(this->classes_.count() > 1, "traffic classes", "their counters are not yet summed over the ranks");
+        refuse(Base::adaptive && !Base::hop_adaptive, "source-adaptive routing", "it reads every router's queues "
+               "at the source");
+        refuse(fab_.flow().feedback_delay() < 1, "feedback in 0 cycles", "the ranks exchange once a cycle");
+        const auto& pd = cfg_.pipeline;
+        for (std::size_t c = 0; c < links_.channels(); ++c)
+            if (links_.connected(c) &&
+                this->part_.rank_of(static_cast<std::uint32_t>(c / P)) != this->part_.rank_of(links_.down(c)))
+                detail::require(pd.switch_allocation + pd.switch_traversal + links_.serialisation(c) - 1 +
+                                        links_.latency(c) >= 1,
+                                "a partitioned run needs every link between ranks to take at least one cycle; the "
+                                "link of channel ", c, " delivers in 0");
     }
 
     void check_switching(std::uint32_t largest) const {
@@ -192,70 +249,10 @@ private:
                             "wormhole switching");
     }
 
-    /// A message of `size` flits from src to dst in traffic class `klass`: one
-    /// packet, or with max_packet_flits its packets, all through one injection
-    /// queue (dealt to the class's queues at the node in turn, message by message).
-    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                        std::uint32_t klass = 0) {
-        const std::uint32_t queue = sources_.deal(src, klass);
-        const std::uint32_t most = cfg_.max_packet_flits;
-        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr);
-        const bool measured = cfg_.in_window(now);
-        const std::uint32_t id = messages_.open((size + most - 1) / most, now, measured);
-        if (measured) ++res_.measured_messages;
-        for (std::uint32_t part = 0; part * most < size; ++part)
-            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr);
-    }
-
-    /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
-    void create_replies(std::uint64_t now, Random& rng) {
-        for (auto& due = this->replies_; !due.empty() && due.front().at <= now; due.pop()) {
-            const auto reply = due.front();
-            create_packet(reply.from, reply.to, cfg_.request_reply.reply_flits, reply.at, rng, sources_.deal(reply.from, reply.klass),
-                          none, 0, &reply);
-        }
-    }
-
-    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
-    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                       std::uint32_t queue, std::uint32_t message, std::uint32_t part,
-                       const typename Base::PendingReply* answers) {
-        const std::uint32_t id = packets_.take();
-        Packet& pk = packets_[id];
-        pk = Packet{};
-        pk.src = src;
-        pk.dst = dst;
-        pk.size = static_cast<std::uint16_t>(size);
-        pk.created = now;
-        pk.measured = answers ? answers->measured : cfg_.in_window(now);
-        pk.reply = answers != nullptr;
-        pk.klass = static_cast<std::uint8_t>(sources_.class_of(queue));
-        pk.level = this->classes_.level(pk.klass);
-        this->classes_.created(pk.klass, size, cfg_.in_window(now), pk.measured);
-        if (answers) pk.request_created = answers->request_created;
-        else if (!this->outstanding_.empty()) ++this->outstanding_[src];
-        pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
-        pk.message = message;
-        pk.part = part;
-        if (cfg_.track_reorder) pk.sequence = reorder_.next_sequence(src, dst);
-        this->note_created(id, queue);
-        if (pk.measured && !answers) ++res_.measured_packets;  // a reply was counted with its request
-        if (cfg_.in_window(now)) res_.flits_created_in_window += size;
-        const std::uint32_t router = this->router_of(src);
-        if (sources_.push(src, queue, id)) {
-            const std::size_t iv = in_.index(router, this->port_of_terminal(src), queue);
-            write_route(id);
-            start_head(iv, id, 0, now + cfg_.injection_latency);
-            in_.mark(iv, true);
-            activate(router, in_[iv].ready);
-        } else {
-            activate(router, wake_[router]);
-        }
-    }
-
     /// run() with the arrival process chosen, one per class: each arrival draws a destination and a size.
-    template <class Sampler, class Arrivals>
-    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads) {
+    template <class Sampler, class Arrivals, class Tx>
+    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads,
+                             Tx& tx) {
         return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
             for (std::uint32_t c = 0; c < arrivals.size(); ++c)
                 arrivals[c].step(
@@ -276,14 +273,17 @@ private:
                             res_.nodes[n].flits_refused += size;
                         }
                     });
-        });
+        }, tx);
     }
 
     /// Runs until the measured packets are delivered (Bernoulli: injection goes on
     /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
     /// and the network is empty; the drain limit and the watchdog stop it earlier.
-    template <class Inject>
-    CycleResult simulate(std::optional<std::uint64_t> trace_end, Inject&& inject) {
+    template <class Inject, class Tx>
+    CycleResult simulate(std::optional<std::uint64_t> trace_end, Inject&& inject, Tx& tx) {
+        if constexpr (std::is_same_v<Tx, cycle::Alone>) this->part_.alone();
+        const bool split = this->part_.split();
+        if (split) check_partitionable();
         this->reset();
         this->watchdog_.reset(cfg_.watchdog);
         Random rng(cfg_.seed);
@@ -296,9 +296,10 @@ private:
             stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
         };
         bounds();
-        auto empty = [&] {
-            return buffered_ == 0 && sources_.packets() == 0 && in_flight_links_ == 0 && this->replies_.empty();
-        };
+        // What ends the run, summed over the ranks of a partitioned one: measured packets, those delivered or
+        // lost, packets in source queues, flits buffered, flits on links.
+        std::array<std::uint64_t, 5> total{};
+        auto empty = [&] { return total[2] == 0 && total[3] == 0 && total[4] == 0 && this->replies_.empty(); };
         std::uint64_t now = 0;
         auto last_report = std::chrono::steady_clock::now();
         for (;; ++now) {
@@ -311,6 +312,10 @@ private:
             this->tick_receivers(now);
             this->deliver_events(now);
             this->step_routers(now);
+            if (split) this->exchange(now, tx);
+            total = {res_.measured_packets, res_.measured_delivered + res_.measured_lost, sources_.packets(), buffered_,
+                     in_flight_links_};
+            if (split) tx.sum(total);
             if (sampled_.due(cfg_, now + 1)) {
                 if (!sampled_.period_over(now + 1, this->terminals_, cfg_, res_)) {
                     res_.drained = false;  // unstable: reported saturated, not drained
@@ -318,20 +323,20 @@ private:
                 }
                 bounds();
             }
-            const bool measured_in = res_.measured_accounted();
+            const bool measured_in = total[0] == total[1];
             if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
             if (now + 1 >= stop ||
-                (!trace_end && now >= window_end && sources_.packets() > cfg_.max_queued_per_node * this->terminals_)) {
+                (!trace_end && now >= window_end && total[2] > cfg_.max_queued_per_node * this->terminals_)) {
                 res_.drained = measured_in && !(trace_end && !empty());
                 break;
             }
-            if (sources_.packets() >= source_packet_cap_) {  // the memory limit: stop rather than grow
+            if (total[2] >= source_packet_cap_) {  // the memory limit: stop rather than grow
                 res_.source_limit_reached = true;
                 res_.drained = false;
                 break;
             }
-            if (this->watchdog_.due() && buffered_ > 0) {
-                if (auto report = this->find_deadlock(now)) {
+            if (this->watchdog_.due() && total[3] > 0) {
+                if (auto report = this->find_deadlock(now, tx, total[3])) {
                     res_.deadlock = std::move(report);
                     res_.drained = false;
                     break;
@@ -345,6 +350,10 @@ private:
                 }
             }
         }
+        res_.flits_in_flight = this->count_in_flight();
+        if (split)
+            cycle::sum_over_ranks(tx, res_, {&latency_hist_, &network_hist_, &message_hist_, &this->transaction_hist_},
+                                  sent_in_window_);
         CycleResult r = finish(now + 1);
         cfg_.warmup = fixed_warmup;
         cfg_.measure = fixed_measure;
@@ -369,7 +378,6 @@ private:
         res_.hops_mean = res_.measured_delivered
                              ? static_cast<double>(res_.measured_hops) / static_cast<double>(res_.measured_delivered)
                              : 0.0;
-        res_.flits_in_flight = this->count_in_flight();
         res_.message_latency = LatencySummary::of(message_hist_);
         res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
         res_.ports_per_node = P;

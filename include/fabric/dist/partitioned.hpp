@@ -1,0 +1,186 @@
+// The cycle kernel partitioned over MPI ranks: dist::PartitionedCycle<Fab, A> is a
+// CycleSimulator whose routers are dealt to the ranks of a communicator by a
+// partition policy (Slabs, Groups{32} for PERCS supernodes, or one's own), each
+// rank stepping its own. Conservative and in lockstep, one cycle a window: at the
+// end of every cycle each rank sends every other the flits and credits bound for
+// its routers (MPI_Alltoallv; a head carries its packet's record and route), and
+// the ranks sum what ends a run (MPI_Allreduce), so they stop at the serial
+// kernel's cycle. Random numbers are the serial kernel's one stream, drawn on
+// every rank for every terminal and used by the terminal's rank. Every rank
+// returns the same result, which equals the serial run's for the same seed,
+// counters, histograms and deadlock report alike (tests/mpi/partitioned.cpp).
+//
+// What needs another rank's state within a cycle is refused with a fabric:
+// message (link failures, request-reply, bounded source queues, the converging
+// sampler, watch, messages of several packets, reorder tracking, traffic classes,
+// source-adaptive routing): see CycleSimulator::check_partitionable.
+//
+// Opt-in: include it and link fabric::mpi (Debian libopenmpi-dev).
+#pragma once
+
+#include <chrono>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+#include <fabric/dist/session.hpp>  // <mpi.h>, C interface
+#include <fabric/sim/cycle.hpp>
+#include <fabric/sim/cycle/partition.hpp>
+
+namespace fabric::dist {
+
+/// What the ranks of a partitioned run said to each other.
+struct ExchangeStats {
+    std::uint64_t windows = 0;   // exchanges of flits and credits (one a cycle)
+    std::uint64_t messages = 0;  // non-empty payloads this rank sent to another rank
+    std::uint64_t bytes = 0;     // their bytes
+    std::uint64_t reductions = 0;  // sums and gathers over the ranks
+    double exchange_seconds = 0;   // in exchange and reductions, waiting included
+};
+
+/// fabric::CycleTransport over an MPI communicator.
+class MpiTransport {
+public:
+    explicit MpiTransport(MPI_Comm comm) : comm_(comm) {
+        int rank = 0, size = 1;
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+        rank_ = static_cast<std::uint32_t>(rank);
+        ranks_ = static_cast<std::uint32_t>(size);
+        send_counts_.assign(ranks_, 0);
+        recv_counts_.assign(ranks_, 0);
+        send_at_.assign(ranks_, 0);
+        recv_at_.assign(ranks_, 0);
+    }
+    [[nodiscard]] std::uint32_t rank() const { return rank_; }
+    [[nodiscard]] std::uint32_t ranks() const { return ranks_; }
+    [[nodiscard]] const ExchangeStats& stats() const { return stats_; }
+    void clear_stats() { stats_ = {}; }
+
+    void exchange(std::vector<std::vector<std::byte>>& out, std::vector<std::byte>& in) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::size_t total = 0;
+        for (std::uint32_t r = 0; r < ranks_; ++r) {
+            fabric::detail::require(out[r].size() < INT_MAX, "a partitioned run's window holds more than 2 GiB for "
+                                    "one rank");
+            send_counts_[r] = static_cast<int>(out[r].size());
+            send_at_[r] = static_cast<int>(total);
+            total += out[r].size();
+            if (r != rank_ && !out[r].empty()) {
+                ++stats_.messages;
+                stats_.bytes += out[r].size();
+            }
+        }
+        send_.clear();
+        for (const auto& o : out) send_.insert(send_.end(), o.begin(), o.end());
+        MPI_Alltoall(send_counts_.data(), 1, MPI_INT, recv_counts_.data(), 1, MPI_INT, comm_);
+        std::size_t got = 0;
+        for (std::uint32_t r = 0; r < ranks_; ++r) {
+            recv_at_[r] = static_cast<int>(got);
+            got += static_cast<std::size_t>(recv_counts_[r]);
+        }
+        in.resize(got);
+        MPI_Alltoallv(send_.data(), send_counts_.data(), send_at_.data(), MPI_BYTE, in.data(), recv_counts_.data(),
+                      recv_at_.data(), MPI_BYTE, comm_);
+        ++stats_.windows;
+        stats_.exchange_seconds += seconds_since(t0);
+    }
+
+    void sum(std::span<std::uint64_t> values) {
+        const auto t0 = std::chrono::steady_clock::now();
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM, comm_);
+        ++stats_.reductions;
+        stats_.exchange_seconds += seconds_since(t0);
+    }
+
+    void gather(std::vector<std::uint32_t>& values) {
+        const int mine = static_cast<int>(values.size());
+        std::vector<int> counts(ranks_), at(ranks_);
+        MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+        int total = 0;
+        for (std::uint32_t r = 0; r < ranks_; ++r) {
+            at[r] = total;
+            total += counts[r];
+        }
+        std::vector<std::uint32_t> all(static_cast<std::size_t>(total));
+        MPI_Allgatherv(values.data(), mine, MPI_UINT32_T, all.data(), counts.data(), at.data(), MPI_UINT32_T, comm_);
+        values = std::move(all);
+        ++stats_.reductions;
+    }
+
+private:
+    static double seconds_since(std::chrono::steady_clock::time_point t0) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    MPI_Comm comm_;
+    std::uint32_t rank_ = 0, ranks_ = 1;
+    std::vector<int> send_counts_, recv_counts_, send_at_, recv_at_;
+    std::vector<std::byte> send_;
+    ExchangeStats stats_;
+};
+
+static_assert(CycleTransport<MpiTransport>);
+
+/// The cycle kernel over the ranks of `comm`, each stepping the routers the
+/// partition policy gives it. Every rank constructs it alike and calls the same
+/// runs in the same order; each returns the whole run's result.
+template <class Fab, class A = SeparableSwitch>
+class PartitionedCycle : public CycleSimulator<Fab, A> {
+    using Base = CycleSimulator<Fab, A>;
+
+public:
+    template <PartitionPolicy Policy = Slabs>
+    PartitionedCycle(const Fab& fabric, CycleConfig config, MPI_Comm comm, const Policy& policy = {})
+        : Base(fabric, std::move(config)), tx_(comm), comm_(comm) {
+        partition_.assign(policy, static_cast<std::uint32_t>(fabric.topology().node_count()), tx_.rank(), tx_.ranks());
+    }
+
+    template <TrafficPattern Pattern>
+    CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
+        const OfferedLoad load{rate, sizes};
+        return run(pattern, std::span<const OfferedLoad>(&load, 1));
+    }
+    template <TrafficPattern Pattern>
+    CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
+        return guarded([&] { return this->run_loads(pattern, loads, tx_); });
+    }
+    CycleResult run_trace(std::span<const TraceMessage> trace) {
+        return guarded([&] { return this->run_trace_with(trace, tx_); });
+    }
+
+    /// The routers this rank steps, and what the ranks exchanged in the last run.
+    [[nodiscard]] const cycle::Partition& partition() const { return partition_; }
+    [[nodiscard]] const ExchangeStats& stats() const { return tx_.stats(); }
+
+private:
+    /// A configuration the partition refuses throws alike on every rank, before
+    /// the ranks first talk; an error after that may be one rank's alone, and the
+    /// others would wait for it forever: it is reported and the job aborted.
+    template <class Run>
+    CycleResult guarded(Run&& go) {
+        this->use_partition(partition_);
+        tx_.clear_stats();
+        try {
+            return go();
+        } catch (const std::exception& e) {
+            if (tx_.stats().windows == 0 && tx_.stats().reductions == 0) throw;
+            std::fprintf(stderr, "fabric: rank %u of a partitioned run failed at cycle-level and the other ranks "
+                         "cannot go on without it; aborting: %s\n", tx_.rank(), e.what());
+            MPI_Abort(comm_, 1);
+            throw;
+        }
+    }
+
+    MpiTransport tx_;
+    MPI_Comm comm_;
+    cycle::Partition partition_;
+};
+
+}  // namespace fabric::dist
