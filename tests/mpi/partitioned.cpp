@@ -1,0 +1,231 @@
+// dist/partitioned.hpp under mpirun (CTest runs it at 1, 2, 3 and 4 ranks): the
+// cycle kernel with its routers dealt over the ranks gives, on every rank, the
+// serial kernel's result for the same seed, every field of it: counters,
+// latency histograms, per-channel utilisation, per-terminal counters and the
+// deadlock report. On a torus (Slabs), on PERCS (whole supernodes), under a
+// trace, and on a torus that deadlocks; what it cannot split is refused alike on
+// every rank before the ranks first talk.
+#include <doctest/doctest.h>
+
+#include <fabric/composition.hpp>
+#include <fabric/dist/partitioned.hpp>
+#include <fabric/mapping/patterns.hpp>
+#include <fabric/routing/dimension_order.hpp>
+#include <fabric/sim/cycle.hpp>
+#include <fabric/sim/presets/percs.hpp>
+#include <fabric/systems/percs.hpp>
+#include <fabric/topology/torus.hpp>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace fabric;
+
+namespace {
+
+/// Every field of a result as (name, exact text): doubles in hexadecimal, so
+/// that "equal" means equal to the last bit.
+class Fields {
+public:
+    explicit Fields(const CycleResult& r) {
+        add("offered", r.offered);
+        add("accepted", r.accepted);
+        add("refused", r.refused);
+        add("latency", r.latency);
+        add("network_latency", r.network_latency);
+        add("hops_mean", r.hops_mean);
+        add("cycles", r.cycles);
+        add("window_start", r.window_start);
+        add("window_cycles", r.window_cycles);
+        add("sample_periods", r.sample_periods);
+        add("sampling_converged", r.sampling_converged);
+        add("saturated", r.saturated);
+        add("drained", r.drained);
+        add("source_limit_reached", r.source_limit_reached);
+        add("measured_packets", r.measured_packets);
+        add("measured_delivered", r.measured_delivered);
+        add("measured_lost", r.measured_lost);
+        add("measured_hops", r.measured_hops);
+        add("flits_created_in_window", r.flits_created_in_window);
+        add("flits_ejected_in_window", r.flits_ejected_in_window);
+        add("flits_refused_in_window", r.flits_refused_in_window);
+        add("flits_refused", r.flits_refused);
+        add("flit_moves", r.flit_moves);
+        add("flits_injected", r.flits_injected);
+        add("flits_ejected", r.flits_ejected);
+        add("flits_in_flight", r.flits_in_flight);
+        add("packets_delivered", r.packets_delivered);
+        add("delivered_latency_sum", r.delivered_latency_sum);
+        add("flits_dropped", r.flits_dropped);
+        add("packets_lost", r.packets_lost);
+        add("packets_unroutable", r.packets_unroutable);
+        add("out_of_order", r.out_of_order);
+        add("reorder_depth", r.reorder_depth);
+        add("packets_overtaking", r.packets_overtaking);
+        add("measured_messages", r.measured_messages);
+        add("measured_messages_delivered", r.measured_messages_delivered);
+        add("messages_delivered", r.messages_delivered);
+        add("messages_lost", r.messages_lost);
+        add("message_reorder_depth", r.message_reorder_depth);
+        add("packets_early", r.packets_early);
+        add("message_latency", r.message_latency);
+        add("replies_delivered", r.replies_delivered);
+        add("transaction_latency", r.transaction_latency);
+        add("misdelivered", r.misdelivered);
+        add("ports_per_node", r.ports_per_node);
+        add("terminals_per_node", r.terminals_per_node);
+        add("terminals", r.terminals);
+        std::ostringstream u;
+        for (double x : r.channel_utilisation) u << std::hexfloat << x << ' ';
+        list_.emplace_back("channel_utilisation", u.str());
+        std::ostringstream n;
+        for (const auto& c : r.nodes)
+            n << c.flits_offered << ',' << c.flits_refused << ',' << c.flits_injected << ',' << c.flits_accepted << ','
+              << c.packets_sent << ',' << c.latency_sent << ',' << c.packets_received << ',' << c.latency_received << ' ';
+        list_.emplace_back("nodes", n.str());
+        list_.emplace_back("classes", std::to_string(r.classes.size()));
+        std::ostringstream d;
+        if (r.deadlock) {
+            d << r.deadlock->describe() << " |";
+            for (const auto& v : r.deadlock->waiting) d << ' ' << *v.node << '.' << *v.port << '.' << unsigned{v.vc};
+        }
+        list_.emplace_back("deadlock", d.str());
+    }
+    [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& list() const { return list_; }
+
+private:
+    template <class T>
+    void add(const char* name, const T& v) {
+        std::ostringstream s;
+        s << std::hexfloat << v;
+        list_.emplace_back(name, s.str());
+    }
+    void add(const char* name, const LatencySummary& l) {
+        std::ostringstream s;
+        s << std::hexfloat << l.mean << ' ' << l.p50 << ' ' << l.p99 << ' ' << l.max << " |";
+        for (auto b : l.histogram) s << ' ' << b;
+        list_.emplace_back(name, s.str());
+    }
+    std::vector<std::pair<std::string, std::string>> list_;
+};
+
+/// Every field of the partitioned run's result is the serial one's.
+void check_identical(const CycleResult& partitioned, const CycleResult& serial) {
+    const Fields p(partitioned), s(serial);
+    REQUIRE(p.list().size() == s.list().size());
+    for (std::size_t i = 0; i < p.list().size(); ++i) {
+        const std::string& a = p.list()[i].second;
+        const std::string& b = s.list()[i].second;
+        if (a == b) continue;
+        // Where the two first part, not the whole of a per-channel list.
+        std::size_t at = 0;
+        while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+        const std::size_t from = at > 40 ? at - 40 : 0;
+        FAIL_CHECK("field " << p.list()[i].first << " differs at character " << at << ": partitioned ..."
+                               << a.substr(from, 80) << "... serial ..." << b.substr(from, 80) << "...");
+    }
+}
+
+int ranks_of_world() {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+using Net = Fabric<Torus<2>, DorTieSplit<Dateline>>;
+
+CycleConfig torus_config() {
+    CycleConfig cfg;
+    cfg.warmup = 200;
+    cfg.measure = 800;
+    cfg.node_statistics = true;
+    return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("an 8x8 torus in slabs: every field of the result is the serial kernel's, at low load and saturated") {
+    const Net net{Torus<2>({8, 8})};
+    const UniformTraffic uniform(64);
+    for (const double rate : {0.1, 0.9}) {
+        CAPTURE(rate);
+        CycleSimulator serial(net, torus_config());
+        dist::PartitionedCycle split(net, torus_config(), MPI_COMM_WORLD, Slabs{});
+        const CycleResult s = serial.run(uniform, rate, PacketSizes::fixed(4));
+        const CycleResult p = split.run(uniform, rate, PacketSizes::fixed(4));
+        REQUIRE(s.flits_ejected > 1000);
+        CHECK(s.saturated == (rate > 0.5));
+        check_identical(p, s);
+        // One exchange a cycle between ranks; alone, none.
+        const bool alone = ranks_of_world() == 1;
+        CHECK(split.stats().windows == (alone ? 0 : p.cycles));
+        CHECK((split.stats().messages > 0) == !alone);
+    }
+}
+
+TEST_CASE("PERCS in whole supernodes, random indirect routes, messages of one packet") {
+    const PercsTopology t(4, 8);
+    // Two fabrics, each with its own routing: round-robin routes keep per-source counters that a run advances.
+    auto make = [&] { return PercsFabric<PercsHubRouting<>>{t, PercsHubRouting<>(PercsModeMix{{1, 1, 1, 1}}), Credit{32, 1}}; };
+    const auto net = make(), net2 = make();
+    CycleConfig cfg = percs_cycle_config(t);
+    cfg.max_packet_flits = 0;  // messages split into packets are reassembled in one rank's table: not yet split
+    cfg.warmup = 500;
+    cfg.measure = 2500;
+    const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+    CycleSimulator serial(net, cfg);
+    dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{8});
+    const CycleResult s = serial.run(uniform, 0.05, PacketSizes::fixed(percs_packet_flits));
+    const CycleResult p = split.run(uniform, 0.05, PacketSizes::fixed(percs_packet_flits));
+    REQUIRE(s.measured_delivered > 100);
+    check_identical(p, s);
+}
+
+TEST_CASE("a trace: the same messages delivered at the same cycles") {
+    const Net net{Torus<2>({6, 6})};
+    std::vector<TraceMessage> trace;
+    for (std::uint32_t i = 0; i < 400; ++i) {
+        const std::uint32_t src = (i * 7) % 36, dst = (i * 13 + 5) % 36;
+        trace.push_back({i * 3 / 2, src, dst == src ? (dst + 1) % 36 : dst, 1 + i % 6, 0});
+    }
+    CycleConfig cfg = torus_config();
+    CycleSimulator serial(net, cfg);
+    dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+    const CycleResult s = serial.run_trace(trace);
+    const CycleResult p = split.run_trace(trace);
+    REQUIRE(s.packets_delivered == 400);
+    check_identical(p, s);
+}
+
+TEST_CASE("a torus that deadlocks: the same report, at the same cycle, on every rank") {
+    using OneVc = Torus<2, BasicLink<1>>;
+    const Fabric<OneVc, DorTieSplit<NoDateline>> locked{OneVc({8, 8}), allow_deadlock};
+    CycleConfig cfg;
+    cfg.warmup = 300;
+    cfg.measure = 1000;
+    cfg.watchdog = 1000;
+    CycleSimulator serial(locked, cfg);
+    dist::PartitionedCycle split(locked, cfg, MPI_COMM_WORLD);
+    const CycleResult s = serial.run(UniformTraffic(64), 0.8, PacketSizes::fixed(8));
+    const CycleResult p = split.run(UniformTraffic(64), 0.8, PacketSizes::fixed(8));
+    REQUIRE(s.deadlock);
+    REQUIRE_FALSE(s.deadlock->waiting.empty());
+    check_identical(p, s);
+}
+
+TEST_CASE("what a partitioned run cannot split is refused on every rank, and the simulator still runs after") {
+    const Net net{Torus<2>({4, 4})};
+    CycleConfig cfg = torus_config();
+    cfg.track_reorder = true;
+    dist::PartitionedCycle refused(net, cfg, MPI_COMM_WORLD);
+    CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(16), 0.1), doctest::Contains("fabric: a partitioned run"),
+                         config_error);
+    CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(16), 0.1), doctest::Contains("cannot use track_reorder"),
+                         config_error);
+    CycleSimulator serial(net, torus_config());
+    dist::PartitionedCycle after(net, torus_config(), MPI_COMM_WORLD);
+    check_identical(after.run(UniformTraffic(16), 0.2), serial.run(UniformTraffic(16), 0.2));
+}
