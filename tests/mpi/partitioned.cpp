@@ -166,13 +166,12 @@ TEST_CASE("an 8x8 torus in slabs: every field of the result is the serial kernel
     }
 }
 
-TEST_CASE("PERCS in whole supernodes, random indirect routes, messages of one packet") {
+TEST_CASE("PERCS in whole supernodes, all four route modes, the hub's preset (messages of at most 2 KB packets)") {
     const PercsTopology t(4, 8);
     // Two fabrics, each with its own routing: round-robin routes keep per-source counters that a run advances.
     auto make = [&] { return PercsFabric<PercsHubRouting<>>{t, PercsHubRouting<>(PercsModeMix{{1, 1, 1, 1}}), Credit{32, 1}}; };
     const auto net = make(), net2 = make();
     CycleConfig cfg = percs_cycle_config(t);
-    cfg.max_packet_flits = 0;  // messages split into packets are reassembled in one rank's table: not yet split
     cfg.warmup = 500;
     cfg.measure = 2500;
     const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
@@ -200,6 +199,25 @@ TEST_CASE("a trace: the same messages delivered at the same cycles") {
     check_identical(p, s);
 }
 
+TEST_CASE("PERCS messages of 8 packets under random indirect routes: reassembled, reordering tracked, alike") {
+    const PercsTopology t(8, 4);
+    const PercsHub hub{t, PercsHubRouting<>(PercsModeMix::only(PercsMode::random_indirect)), Credit{32, 1}};
+    CycleConfig cfg = percs_cycle_config(t);
+    cfg.warmup = 0;
+    cfg.measure = 3000;
+    cfg.track_reorder = true;
+    const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 300, 9, 8 * percs_packet_flits, 5);
+    CycleSimulator serial(hub, cfg);
+    dist::PartitionedCycle split(hub, cfg, MPI_COMM_WORLD, Groups{4});
+    const CycleResult s = serial.run_trace(trace);
+    const CycleResult p = split.run_trace(trace);
+    REQUIRE(s.messages_delivered == 300);
+    REQUIRE(s.packets_early > 0);  // packets do overtake one another: the reorder counters are exercised
+    REQUIRE(s.message_reorder_depth > 1);
+    REQUIRE(s.packets_overtaking > 0);
+    check_identical(p, s);
+}
+
 TEST_CASE("a torus that deadlocks: the same report, at the same cycle, on every rank") {
     using OneVc = Torus<2, BasicLink<1>>;
     const Fabric<OneVc, DorTieSplit<NoDateline>> locked{OneVc({8, 8}), allow_deadlock};
@@ -219,11 +237,11 @@ TEST_CASE("a torus that deadlocks: the same report, at the same cycle, on every 
 TEST_CASE("what a partitioned run cannot split is refused on every rank, and the simulator still runs after") {
     const Net net{Torus<2>({4, 4})};
     CycleConfig cfg = torus_config();
-    cfg.track_reorder = true;
+    cfg.source_queue_packets = 4;
     dist::PartitionedCycle refused(net, cfg, MPI_COMM_WORLD);
     CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(16), 0.1), doctest::Contains("fabric: a partitioned run"),
                          config_error);
-    CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(16), 0.1), doctest::Contains("cannot use track_reorder"),
+    CHECK_THROWS_WITH_AS(refused.run(UniformTraffic(16), 0.1), doctest::Contains("cannot use source_queue_packets"),
                          config_error);
     CycleSimulator serial(net, torus_config());
     dist::PartitionedCycle after(net, torus_config(), MPI_COMM_WORLD);

@@ -36,8 +36,14 @@ protected:
         const std::uint32_t most = cfg_.max_packet_flits;
         if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr);
         const bool measured = cfg_.in_window(now);
-        const std::uint32_t id = messages_.open((size + most - 1) / most, now, measured);
-        if (measured) ++res_.measured_messages;
+        std::uint32_t id = none;
+        // Split over ranks: the destination's rank holds the message; every rank numbers it.
+        const bool split = this->part_.split();
+        if (split) id = messages_.next_number();
+        if (!split || this->part_.mine(this->router_of(dst))) {
+            id = messages_.open((size + most - 1) / most, now, measured);
+            if (measured) ++res_.measured_messages;
+        }
         for (std::uint32_t part = 0; part * most < size; ++part)
             create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr);
     }

@@ -132,20 +132,33 @@ T take_bytes(std::span<const std::byte> in, std::size_t& at) {
 }
 
 /// At the end of a partitioned run, every rank's counters, latency histograms
-/// and per-channel flit counts become their sums over the ranks, on every rank.
+/// and per-channel flit counts become their sums over the ranks, and the reorder
+/// depths their maxima, on every rank.
 template <CycleTransport Tx>
 void sum_over_ranks(Tx& tx, CycleResult& res, std::initializer_list<LatencyHistogram*> hists,
                     std::vector<std::uint64_t>& per_channel) {
+    // Gathered from every rank: the histograms' lengths (each is summed over the longest of its
+    // kind), and the two maxima, reorder depths seen at this rank's destinations, in halves.
     std::vector<std::uint32_t> lengths;
     for (const LatencyHistogram* h : hists) lengths.push_back(static_cast<std::uint32_t>(h->raw().size()));
-    tx.gather(lengths);  // the lengths differ between ranks: each histogram is summed over the longest
+    for (const std::uint64_t m : {res.reorder_depth, res.message_reorder_depth}) {
+        lengths.push_back(static_cast<std::uint32_t>(m));
+        lengths.push_back(static_cast<std::uint32_t>(m >> 32));
+    }
+    const std::size_t stride = hists.size() + 4;
+    tx.gather(lengths);
+    for (std::size_t at = 0; at < lengths.size(); at += stride) {
+        auto at_rank = [&](std::size_t k) { return lengths[at + k] | std::uint64_t{lengths[at + k + 1]} << 32; };
+        res.reorder_depth = std::max(res.reorder_depth, at_rank(hists.size()));
+        res.message_reorder_depth = std::max(res.message_reorder_depth, at_rank(hists.size() + 2));
+    }
     std::vector<std::uint64_t> flat;
     for_each_summed(res, [&](std::uint64_t& c) { flat.push_back(c); });
     flat.insert(flat.end(), per_channel.begin(), per_channel.end());
     std::vector<std::size_t> longest;
     for (std::size_t i = 0; const LatencyHistogram* h : hists) {
         std::size_t most = 0;
-        for (std::size_t at = i++; at < lengths.size(); at += hists.size()) most = std::max<std::size_t>(most, lengths[at]);
+        for (std::size_t at = i++; at < lengths.size(); at += stride) most = std::max<std::size_t>(most, lengths[at]);
         longest.push_back(most);
         flat.insert(flat.end(), h->raw().begin(), h->raw().end());
         flat.resize(flat.size() + most - h->raw().size(), 0);

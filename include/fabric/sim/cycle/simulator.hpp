@@ -225,8 +225,6 @@ protected:
                "creation, and only the terminal's rank knows its queues");
         refuse(cfg_.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
         refuse(cfg_.watch.enabled(), "watch", "packets are numbered per rank");
-        refuse(cfg_.max_packet_flits > 0, "max_packet_flits", "messages are reassembled in one rank's table");
-        refuse(cfg_.track_reorder, "track_reorder", "its depth is a maximum, not a sum, over the ranks");
         refuse(this->classes_.count() > 1, "traffic classes", "their counters are not yet summed over the ranks");
         refuse(Base::adaptive && !Base::hop_adaptive, "source-adaptive routing", "it reads every router's queues "
                "at the source");

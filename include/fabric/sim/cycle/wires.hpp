@@ -38,6 +38,7 @@ protected:
         outbox_.assign(part_.ranks(), {});
         inbound_.assign(part_.split() ? in_.size() : 0, none);
         leaving_.clear();
+        this->messages_.clear(part_.split());  // split: each message held by its destination's rank, by number
     }
 
     /// Puts flit `f` on the link of `channel`, VC `vc`, from cycle `leaves` on;
