@@ -15,7 +15,9 @@
 // With none of them: all, d up to 1. Options and configuration files:
 // apps/common/tool.hpp; a progress line on a terminal. Under mpirun the
 // all-to-all runs (two per d) are dealt over the ranks, largest d first, and rank
-// 0 prints the same table; the other sketches run on rank 0.
+// 0 prints the same table; the hot spot and message runs are each partitioned
+// over the ranks, whole supernodes to a rank (dist/partitioned.hpp), with the same
+// output; the CAU sketch runs on rank 0.
 #include <fabric/collective/cau.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 #include <fabric/mapping/percs_mappings.hpp>
@@ -23,6 +25,9 @@
 #include <fabric/systems/percs.hpp>
 
 #include "common/dist.hpp"
+#ifdef FABRIC_APPS_MPI
+#include <fabric/dist/partitioned.hpp>
+#endif
 #include "common/progress.hpp"
 #include "common/tool.hpp"
 
@@ -36,9 +41,25 @@ using namespace fabric;
 using ShortestDirect = PercsDirect<IntraRoute::single_hop, ZeroHop::skip>;
 using RandomIndirect = PercsIndirect<IntraRoute::single_hop, ZeroHop::skip>;
 
+/// One run, on this process alone, or under mpirun with `whole` partitioned over
+/// the ranks, whole supernodes to a rank: the same result either way.
+template <class Fab>
+CycleResult run_cycles(const Fab& net, CycleConfig cfg, bool whole, auto&& go) {
+#ifdef FABRIC_APPS_MPI
+    if (whole && fabric_apps::ranks() > 1) {
+        const Groups supernodes{PercsTopology::nodes_per_supernode};
+        dist::PartitionedCycle sim(net, std::move(cfg), fabric_apps::session_slot()->comm(), supernodes);
+        return go(sim);
+    }
+#endif
+    (void)whole;
+    CycleSimulator sim(net, std::move(cfg));
+    return go(sim);
+}
+
 template <class R, class Pattern>
 double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offered, std::uint64_t warmup,
-                     std::uint64_t window) {
+                     std::uint64_t window, bool whole = false) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
     cfg.memory_limit_mb = fabric_apps::memory_limit_mb();  // the kernel states its need up front
@@ -46,8 +67,9 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
     cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;
-    const auto r = simulate_cycles(net, pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits),
-                                   cfg);
+    const auto r = run_cycles(net, cfg, whole, [&](auto& sim) {
+        return sim.run(pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits));
+    });
     return percs_gbps(t, r.accepted);
 }
 
@@ -126,16 +148,19 @@ int sketches(const Settings& s) {
         if (!s.csv) std::printf("\n");
         std::fflush(stdout);
     }
-    if (!fabric_apps::root_rank()) return 0;
+    // The hot spot and the messages are single runs: under mpirun each is partitioned, whole supernodes to a rank,
+    // and rank 0 prints.
+    const bool root = fabric_apps::root_rank();
     if (all || s.hotspot) {
         // Each of supernode 0's 32 hubs sends to its partner in supernode 1 at 16 GB/s.
         const auto t = PercsTopology::alltoall_model(1);
         const auto hot = percs_supernode_hotspot(t, 0, 1);
         const double per_sender = static_cast<double>(t.node_count()) / 32;  // accepted is per node of the machine
         const std::uint64_t cycles = std::max<std::uint64_t>(window, 20000);  // 32 senders: a longer window
-        const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles) * per_sender;
-        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, warmup, cycles) * per_sender;
-        std::printf("32-to-32 hot spot, supernode 0 to supernode 1, 16 GB/s offered per sending hub:\n"
+        const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles, true) * per_sender;
+        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, warmup, cycles, true) * per_sender;
+        if (root)
+            std::printf("32-to-32 hot spot, supernode 0 to supernode 1, 16 GB/s offered per sending hub:\n"
                     "  direct %.2f GB/s per sending hub (one 10 GB/s D link shared by 32: %.2f)\n"
                     "  random indirect %.2f GB/s per sending hub (%.1fx direct)\n\n",
                     direct, 10.0 / 32, indirect, indirect / direct);
@@ -151,9 +176,9 @@ int sketches(const Settings& s) {
         cfg.measure = 2000 * gap;  // every message is measured
         const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 2000, gap,
                                               8 * percs_packet_flits, 5);
-        CycleSimulator sim(hub, cfg);
-        const auto r = sim.run_trace(trace);
-        std::printf("16 KB messages (8 packets of 2 KB) under random indirect routing, 8 supernodes:\n"
+        const auto r = run_cycles(hub, cfg, true, [&](auto& sim) { return sim.run_trace(trace); });
+        if (root)
+            std::printf("16 KB messages (8 packets of 2 KB) under random indirect routing, 8 supernodes:\n"
                     "  %llu of %zu messages reassembled; %llu packets arrived ahead of an earlier one of their "
                     "message;\n  reorder depth (most packets held for one message) %llu; message latency %.2f us "
                     "mean, %.2f us max\n\n",
@@ -163,6 +188,7 @@ int sketches(const Settings& s) {
                     r.message_latency.mean * cfg.cycle_ns / 1e3,
                     static_cast<double>(r.message_latency.max) * cfg.cycle_ns / 1e3);
     }
+    if (!root) return 0;
     if (all || s.cau) {
         // The software tree pays a message's send and receive overhead on every level.
         const cau::Timing hardware;

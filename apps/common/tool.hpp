@@ -39,6 +39,7 @@
 
 #include <fabric/core/error.hpp>
 
+#include "dist.hpp"
 #include "numbers.hpp"
 
 namespace fabric_apps {
@@ -249,7 +250,8 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         return body(static_cast<const Settings&>(s));
     } catch (const fabric::config_error& e) {
-        std::fprintf(stderr, "%s\n%s", e.what(), usage.c_str());
+        // Under mpirun every rank reads the same options and refuses them alike: rank 0 says so.
+        if (root_rank()) std::fprintf(stderr, "%s\n%s", e.what(), usage.c_str());
         return 2;
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "fabric: a number could not be read (%s)\n%s", e.what(), usage.c_str());

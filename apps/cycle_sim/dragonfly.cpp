@@ -14,11 +14,11 @@ int with_ports(const RunSettings& s, const NamedPattern& pattern) {
     const Credit flow = credit_flow(s);
     if constexpr (Terminals == 1) {
         const Fabric<Routers, Routing> net(Routers(s.a, s.h, s.g), {}, flow);
-        return simulate_on(net, s, pattern);
+        return simulate_on(net, s, pattern, Groups{s.a});  // partitioned: whole groups of a routers
     } else {
         using T = Concentrated<Routers, Terminals>;
         const Fabric<T, Routing> net(T(Routers(s.a, s.h, s.g), s.p), {}, flow);
-        return simulate_on(net, s, pattern);
+        return simulate_on(net, s, pattern, Groups{s.a});
     }
 }
 

@@ -16,6 +16,9 @@
 #include <fabric/fabric.hpp>
 
 #include "../common/dist.hpp"
+#ifdef FABRIC_APPS_MPI
+#include <fabric/dist/partitioned.hpp>
+#endif
 #include "../common/numbers.hpp"
 #include "../common/switch_choice.hpp"
 #include "../common/tool.hpp"
@@ -73,8 +76,6 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
         else experiment::write_csv(std::cout, curve);
         return 0;
     }
-    detail::require(fabric_apps::ranks() == 1, "under mpirun cycle_sim deals a sweep's loads over the ranks (--sweep); "
-                    "one run takes one process: run it without mpirun");
     detail::require(s.class_priority.empty() || s.sweep.empty(), "class_priority: a sweep scales one load; run "
                     "traffic classes one point at a time (leave out --sweep)");
     detail::require(s.watch.empty() || !s.json || s.watch_file != "-", "watch_file: with --json the standard output "
@@ -82,7 +83,9 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
     fabric_apps::check_work(node_cycles_per_run(s, static_cast<double>(topo.node_count())), "node-cycles", 2e6);
     std::vector<OfferedLoad> loads;
     for (const double rate : s.class_rates) loads.push_back({rate, sizes});
+    // Under mpirun the run is partitioned (the routers dealt over the ranks): every rank has its result, rank 0 writes it.
     const CycleResult r = loads.empty() ? sim.run(pattern, s.rate, sizes) : sim.run(pattern, loads);
+    if (!fabric_apps::root_rank()) return r.deadlock ? 3 : 0;
     if (!s.channel_stats.empty()) write_channel_stats(s.channel_stats, topo, r);
     if (!s.node_stats.empty()) write_node_stats(s.node_stats, r);
     if (!s.watch.empty()) write_watch(s.watch_file, watched);
@@ -117,13 +120,23 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
 }
 
 
-/// One fabric's simulator with the tool's run-time allocator, run as the options say.
-template <class Net>
-int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern) {
+/// One fabric's simulator with the tool's run-time allocator, run as the options say:
+/// under mpirun, a sweep's loads are dealt over the ranks and one run is partitioned,
+/// its routers dealt to the ranks by `policy` (contiguous slabs, or a family's groups).
+template <class Net, PartitionPolicy Policy = Slabs>
+int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, const Policy& policy = {}) {
     NamedSwitch::choose(s.allocator);
     std::vector<FlitEvent> watched;
     CycleConfig config = cycle_config(s);
     if (!s.watch.empty()) config.watch = {s.watch, [&](const FlitEvent& e) { watched.push_back(e); }};
+#ifdef FABRIC_APPS_MPI
+    if (fabric_apps::ranks() > 1 && s.sweep.empty()) {
+        dist::PartitionedCycle<Net, NamedSwitch> sim(net, std::move(config), session_slot()->comm(), policy);
+        return run(sim, s, pattern, net.topology(), watched);
+    }
+#else
+    (void)policy;
+#endif
     CycleSimulator<Net, NamedSwitch> sim(net, std::move(config));
     return run(sim, s, pattern, net.topology(), watched);
 }

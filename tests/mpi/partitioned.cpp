@@ -176,7 +176,7 @@ TEST_CASE("PERCS in whole supernodes, all four route modes, the hub's preset (me
     cfg.measure = 2500;
     const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
     CycleSimulator serial(net, cfg);
-    dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{8});
+    dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
     const CycleResult s = serial.run(uniform, 0.05, PacketSizes::fixed(percs_packet_flits));
     const CycleResult p = split.run(uniform, 0.05, PacketSizes::fixed(percs_packet_flits));
     REQUIRE(s.measured_delivered > 100);
@@ -208,7 +208,7 @@ TEST_CASE("PERCS messages of 8 packets under random indirect routes: reassembled
     cfg.track_reorder = true;
     const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 300, 9, 8 * percs_packet_flits, 5);
     CycleSimulator serial(hub, cfg);
-    dist::PartitionedCycle split(hub, cfg, MPI_COMM_WORLD, Groups{4});
+    dist::PartitionedCycle split(hub, cfg, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
     const CycleResult s = serial.run_trace(trace);
     const CycleResult p = split.run_trace(trace);
     REQUIRE(s.messages_delivered == 300);
