@@ -10,10 +10,11 @@
 // returns the same result, which equals the serial run's for the same seed,
 // counters, histograms and deadlock report alike (tests/mpi/partitioned.cpp).
 //
-// What needs another rank's state within a cycle is refused with a fabric:
-// message (link failures, request-reply, bounded source queues, the converging
-// sampler, watch, messages of several packets, reorder tracking, traffic classes,
-// source-adaptive routing): see CycleSimulator::check_partitionable.
+// Messages of several packets are held by their destination's rank, and reorder
+// tracking counts there too. What needs another rank's state within a cycle is
+// refused with a fabric: message (link failures, request-reply, bounded source
+// queues, the converging sampler, watch, traffic classes, source-adaptive
+// routing): see CycleSimulator::check_partitionable and docs/distributed.md.
 //
 // Opt-in: include it and link fabric::mpi (Debian libopenmpi-dev).
 #pragma once
