@@ -20,14 +20,18 @@
 //   sampler.hpp      BookSim's converging sampler, the window it chooses
 //   watch.hpp        the watch trace of chosen packets' flits
 //   network.hpp      a run's state and how flits move between routers
+//   partition.hpp    a run's routers split over ranks: policies, transport, sums
+//   wires.hpp        flits and feedback onto links, to this rank or another
 //   delivery.hpp     how packets leave: ejected and counted, or lost with a link
 //   router.hpp       the router pipeline and the link stage
 //   deadlock_search.hpp  the watchdog's wait-for graph of stuck VCs
+//   creation.hpp     messages and packets into source queues
 //   simulator.hpp    CycleSimulator: runs (Bernoulli, traces), failures, watchdog, results
 #pragma once
 
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/creation.hpp>
 #include <fabric/sim/cycle/deadlock_search.hpp>
 #include <fabric/sim/cycle/delivery.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
@@ -39,6 +43,7 @@
 #include <fabric/sim/cycle/network.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -51,3 +56,4 @@
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
+#include <fabric/sim/cycle/wires.hpp>
