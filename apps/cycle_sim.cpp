@@ -2,7 +2,8 @@
 // hypercube, a dragonfly or a fat tree from the command line
 // or a configuration file. One run (text or JSON), or a latency-load sweep with
 // several seeds per point (CSV or JSON with 95% confidence intervals); under
-// mpirun the sweep's loads are dealt over the ranks, with the same output.
+// mpirun the sweep's loads are dealt over the ranks, and one run is partitioned
+// (its routers dealt over the ranks: dist/partitioned.hpp), with the same output.
 // Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
 // configuration files: apps/common/tool.hpp.
 #include <string>
