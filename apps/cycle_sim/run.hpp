@@ -123,7 +123,7 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
 /// One fabric's simulator with the tool's run-time allocator, run as the options say:
 /// under mpirun, a sweep's loads are dealt over the ranks and one run is partitioned,
 /// its routers dealt to the ranks by `policy` (contiguous slabs, or a family's groups).
-template <class Net, PartitionPolicy Policy = Slabs>
+template <class Net, class Policy = Slabs>
 int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, const Policy& policy = {}) {
     NamedSwitch::choose(s.allocator);
     std::vector<FlitEvent> watched;

@@ -137,7 +137,7 @@ class PartitionedCycle : public CycleSimulator<Fab, A> {
     using Base = CycleSimulator<Fab, A>;
 
 public:
-    template <PartitionPolicy Policy = Slabs>
+    template <class Policy = Slabs>  // a PartitionPolicy, checked with a fabric: message by Partition::assign
     PartitionedCycle(const Fab& fabric, CycleConfig config, MPI_Comm comm, const Policy& policy = {})
         : Base(fabric, std::move(config)), tx_(comm), comm_(comm) {
         partition_.assign(policy, static_cast<std::uint32_t>(fabric.topology().node_count()), tx_.rank(), tx_.ranks());

@@ -28,6 +28,15 @@ concept PartitionPolicy = requires(const P& p, std::uint32_t node, std::uint32_t
     { p.block(node, nodes, ranks) } -> std::convertible_to<std::uint32_t>;
 };
 
+/// Checks PartitionPolicy with a message that says how to fix it (in the body of
+/// what takes a policy, so it is what the compiler reports).
+template <class P>
+constexpr void check_partition_policy() {
+    static_assert(PartitionPolicy<P>, "fabric: a partition policy names each router's rank: give it "
+                                      "block(node, nodes, ranks) const, returning a rank below ranks (or use Slabs "
+                                      "or Groups{n})");
+}
+
 /// Contiguous runs of router numbers, as equal as they can be: slabs of a torus
 /// (its last dimension counts slowest), ranges of a fat tree's or a ring's routers.
 struct Slabs {
@@ -75,8 +84,9 @@ struct Alone {
 /// The split of one run: each router's rank, and this rank.
 class Partition {
 public:
-    template <PartitionPolicy Policy>
+    template <class Policy>
     void assign(const Policy& policy, std::uint32_t nodes, std::uint32_t rank, std::uint32_t ranks) {
+        check_partition_policy<Policy>();
         detail::require(ranks >= 1 && rank < ranks, "a partitioned run needs a rank below the number of ranks; got rank ",
                         rank, " of ", ranks);
         detail::require(ranks <= nodes, "a partitioned run needs at most one rank per router: ", ranks, " ranks for ",
