@@ -46,11 +46,7 @@
 //
 // No virtual call anywhere; per-flit and per-cycle work touches preallocated
 // arrays only (the packet pool and queues grow only when their peak grows).
-// The parts: network.hpp (state, links, events, packets), delivery.hpp
-// (ejection, losses), router.hpp (the pipeline), deadlock_search.hpp (the
-// watchdog's wait-for graph), input_buffers.hpp,
-// output_queues.hpp, allocators.hpp and switch_allocators.hpp, injection.hpp,
-// failures.hpp, framing.hpp, watchdog.hpp, sampler.hpp, watch.hpp.
+// The parts, a job each, are listed in sim/cycle.hpp.
 #pragma once
 
 #include <algorithm>
