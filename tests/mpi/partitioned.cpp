@@ -2,9 +2,9 @@
 // cycle kernel with its routers dealt over the ranks gives, on every rank, the
 // serial kernel's result for the same seed, every field of it: counters,
 // latency histograms, per-channel utilisation, per-terminal counters and the
-// deadlock report. On a torus (Slabs), on PERCS (whole supernodes), under a
-// trace, and on a torus that deadlocks; what it cannot split is refused alike on
-// every rank before the ranks first talk.
+// deadlock report. On a torus (Slabs), on PERCS (whole supernodes), with links
+// failing under load, under a trace, and on a torus that deadlocks; what it
+// cannot split is refused alike on every rank before the ranks first talk.
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
@@ -216,6 +216,77 @@ TEST_CASE("PERCS messages of 8 packets under random indirect routes: reassembled
     REQUIRE(s.message_reorder_depth > 1);
     REQUIRE(s.packets_overtaking > 0);
     check_identical(p, s);
+}
+
+TEST_CASE("PERCS with links failing and coming back under load: the same flits dropped, packets lost and cut") {
+    const PercsTopology t(4, 8);
+    auto make = [&] { return PercsFabric<PercsHubRouting<>>{t, PercsHubRouting<>(PercsModeMix{{1, 0, 1, 1}}), Credit{32, 1}}; };
+    const auto net = make(), net2 = make();
+    CycleConfig cfg = percs_cycle_config(t);
+    cfg.warmup = 500;
+    cfg.measure = 3000;
+    cfg.node_statistics = true;
+    CycleSimulator serial(net, cfg);
+    dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
+    // D links between supernodes that share a rank at 2 ranks and not at 3 or 4, one between ranks at
+    // every count, and an LR link inside a supernode; one D link comes back.
+    for (auto* sim : {static_cast<CycleSimulator<PercsFabric<PercsHubRouting<>>>*>(&serial),
+                      static_cast<CycleSimulator<PercsFabric<PercsHubRouting<>>>*>(&split)}) {
+        const NodeId a = PercsTopology::node(0, t.d_source_local(0, 1, 0));
+        sim->fail_link(a, t.d_port(0, t.d_source_local(0, 1, 0), 1), 900);
+        const NodeId b = PercsTopology::node(1, t.d_source_local(1, 3, 0));
+        sim->fail_link(b, t.d_port(1, t.d_source_local(1, 3, 0), 3), 1200);
+        sim->fail_link(PercsTopology::node(2, 0), PercsTopology::l_port(0, 9), 1500);
+        sim->restore_link(a, t.d_port(0, t.d_source_local(0, 1, 0), 1), 2500);
+    }
+    const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+    const CycleResult s = serial.run(uniform, 0.1, PacketSizes::fixed(percs_packet_flits));
+    const CycleResult p = split.run(uniform, 0.1, PacketSizes::fixed(percs_packet_flits));
+    REQUIRE(s.flits_dropped > 0);
+    REQUIRE(s.packets_lost > 0);
+    REQUIRE(s.flits_ejected > 10000);
+    CHECK(s.flits_injected == s.flits_ejected + s.flits_in_flight + s.flits_dropped);
+    check_identical(p, s);
+}
+
+TEST_CASE("PERCS messages across a D link that fails, and a pair cut off: the same messages lost, alike") {
+    CycleConfig cfg;
+    cfg.warmup = 0;
+    cfg.measure = 3000;
+    // Supernode 0's first `links` D links to supernode 1 fail at cycle `when`.
+    auto same = [&](const auto& fabric, std::uint32_t links, std::uint64_t when) {
+        const PercsTopology& t = fabric.topology();
+        CycleConfig c = percs_cycle_config(t);
+        c.warmup = cfg.warmup;
+        c.measure = cfg.measure;
+        const auto trace = random_pairs_trace(static_cast<std::uint32_t>(t.node_count()), 300, 9, 8 * percs_packet_flits, 5);
+        CycleSimulator serial(fabric, c);
+        dist::PartitionedCycle split(fabric, c, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
+        for (std::uint32_t k = 0; k < links; ++k) {
+            const std::uint32_t u = t.d_source_local(0, 1, k);
+            serial.fail_link(PercsTopology::node(0, u), t.d_port(0, u, 1), when);
+            split.fail_link(PercsTopology::node(0, u), t.d_port(0, u, 1), when);
+        }
+        const CycleResult s = serial.run_trace(trace);
+        const CycleResult p = split.run_trace(trace);
+        CHECK(s.messages_delivered + s.messages_lost == trace.size());
+        CHECK(s.flits_injected == s.flits_ejected + s.flits_in_flight + s.flits_dropped);
+        check_identical(p, s);
+        return s;
+    };
+    // Under load: messages lose packets to the failure; later ones are routed round it.
+    const PercsHub hub{PercsTopology(4, 8), PercsHubRouting<>(PercsModeMix::only(PercsMode::random_indirect)),
+                       Credit{32, 1}};
+    const CycleResult cut = same(hub, 1, 400);
+    CHECK(cut.flits_dropped > 0);
+    CHECK(cut.messages_lost > 0);
+    // Direct routes, every D link between supernodes 0 and 1 gone from the start: their pairs have no route.
+    const PercsTopology four(8, 4);
+    const PercsFabric<Direct> direct{four, Direct{}, Credit{32, 1}};
+    const CycleResult unroutable = same(direct, four.d_links_per_pair(), 0);
+    CHECK(unroutable.packets_unroutable > 0);
+    CHECK(unroutable.packets_lost == unroutable.packets_unroutable);
+    CHECK(unroutable.messages_lost > 0);
 }
 
 TEST_CASE("a torus that deadlocks: the same report, at the same cycle, on every rank") {

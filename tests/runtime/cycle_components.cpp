@@ -357,6 +357,68 @@ TEST_CASE("PortOccupancy: backlog routed minus sent, plus credits out on every V
     CHECK(occ.router(flow, sender, 0).occupancy(PortId{0}) == 0);
 }
 
+TEST_CASE("Losses: a cycle's notices settle per packet, whatever their order; the first counts the loss") {
+    using cycle::LossNotice;
+    cycle::Losses losses;
+    losses.reset();
+    CHECK(losses.next_number() == 0);
+    CHECK(losses.next_number() == 1);
+    auto drop = [](std::uint64_t packet, std::uint16_t index, std::uint16_t past, bool cuts) {
+        LossNotice n;
+        n.packet = packet;
+        n.size = 8;
+        n.index = index;
+        n.past = past;
+        n.flags = static_cast<std::uint8_t>(LossNotice::dropped | (cuts ? LossNotice::cuts : 0));
+        return n;
+    };
+    // Packet 7: flits 3 and 4 lost on the wire into hop 2 (past 3), flits 5 and 6 at the switch of hop 1
+    // (past 2), posted in any order; packet 2: its head on a wire (nothing got across), flit 1 at a switch.
+    losses.post(drop(7, 5, 2, true));
+    losses.post(drop(2, 0, 4, true));
+    losses.post(drop(7, 4, 3, true));
+    losses.post(drop(2, 1, 3, true));
+    losses.post(drop(7, 3, 3, true));
+    losses.post(drop(7, 6, 2, true));
+    losses.settle();
+    CHECK(losses.pending().empty());
+    REQUIRE(losses.settled().size() == 2);
+    CHECK(losses.settled()[0].packet == 2);  // in packet order
+    const cycle::SettledLoss* seven = losses.find(7);
+    REQUIRE(seven != nullptr);
+    CHECK(seven->new_loss);
+    CHECK(seven->cut == 3);  // the lowest flit lost at a failed link: 0 .. 2 got across
+    CHECK(seven->dropped_total == 4);
+    // A copy from hop 0 or 1 saw all four; one from hop 2 never saw 5 and 6; one from hop 3 or later, none.
+    CHECK(losses.dropped_before(*seven, 1) == 0);
+    CHECK(losses.dropped_before(*seven, 2) == 2);
+    CHECK(losses.dropped_before(*seven, 3) == 4);
+    CHECK(losses.find(2)->cut == 1);  // the head's loss cuts nothing; flit 1's cut stands
+    CHECK(losses.find(5) == nullptr);
+    // The next cycle: flit 7 of packet 7 arrives for a lost packet; an ejection drop cuts nothing and every copy saw it.
+    losses.post(drop(7, 7, LossNotice::at_the_end, false));
+    losses.settle();
+    REQUIRE(losses.settled().size() == 1);
+    CHECK_FALSE(losses.settled()[0].new_loss);
+    CHECK(losses.settled()[0].cut == 0);
+    CHECK(losses.settled()[0].dropped_total == 5);
+    CHECK(losses.dropped_before(*losses.find(7), 40) == 0);
+    // A copy made later learns of the drops of earlier cycles before its stretch.
+    CHECK(losses.dropped_before(7, 2) == 2);
+    CHECK(losses.dropped_before(7, 3) == 4);
+    CHECK(losses.dropped_before(9, 3) == 0);
+    // A packet without a route: counted lost with no flit dropped.
+    LossNotice unroutable;
+    unroutable.packet = 11;
+    unroutable.size = 8;
+    losses.post(unroutable);
+    losses.settle();
+    CHECK(losses.find(11)->new_loss);
+    CHECK(losses.find(11)->dropped_total == 0);
+    losses.settle();  // nothing posted: nothing settles
+    CHECK(losses.settled().empty());
+}
+
 TEST_CASE("LinkFailures: a failure breaks both directions once; a restore mends them") {
     cycle::LinkFailures f;
     CHECK_FALSE(f.active());

@@ -11,9 +11,10 @@
 // counters, histograms and deadlock report alike (tests/mpi/partitioned.cpp).
 //
 // Messages of several packets are held by their destination's rank, and reorder
-// tracking counts there too. What needs another rank's state within a cycle is
-// refused with a fabric: message (link failures, request-reply, bounded source
-// queues, the converging sampler, watch, traffic classes, source-adaptive
+// tracking counts there too. Link failures partition: lost flits are told to every
+// rank with the cycle's exchange (sim/cycle/losses.hpp). What needs another rank's
+// state within a cycle is refused with a fabric: message (request-reply, bounded
+// source queues, the converging sampler, watch, traffic classes, source-adaptive
 // routing): see CycleSimulator::check_partitionable and docs/distributed.md.
 //
 // Opt-in: include it and link fabric::mpi (Debian libopenmpi-dev).

@@ -19,6 +19,7 @@
 //   watchdog.hpp     the deadlock watchdog's cadence and wait-for cycle search
 //   sampler.hpp      BookSim's converging sampler, the window it chooses
 //   watch.hpp        the watch trace of chosen packets' flits
+//   losses.hpp       lost flits told at the end of the cycle, alike at every rank
 //   network.hpp      a run's state and how flits move between routers
 //   partition.hpp    a run's routers split over ranks: policies, transport, sums
 //   wires.hpp        flits and feedback onto links, to this rank or another
@@ -40,6 +41,7 @@
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/network.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
 #include <fabric/sim/cycle/packet.hpp>

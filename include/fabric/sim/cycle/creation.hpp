@@ -61,6 +61,7 @@ protected:
     void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
                        std::uint32_t queue, std::uint32_t message, std::uint32_t part,
                        const typename Base::PendingReply* answers) {
+        const std::uint64_t number = this->losses_.next_number();  // counted at every rank alike
         if (!this->part_.mine(this->router_of(src))) {  // another rank's terminal: only its draw, as the serial kernel
             (void)rng.next();
             return;
@@ -68,6 +69,7 @@ protected:
         const std::uint32_t id = packets_.take();
         Packet& pk = packets_[id];
         pk = Packet{};
+        pk.number = number;
         pk.src = src;
         pk.dst = dst;
         pk.size = static_cast<std::uint16_t>(size);

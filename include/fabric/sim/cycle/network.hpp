@@ -24,6 +24,7 @@
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/occupancy.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
@@ -132,6 +133,8 @@ protected:
         arrivals_.reset(wheel_size_ - 1);
         feedback_.reset(wheel_size_ - 1);
         packets_.clear();
+        retiring_.clear();
+        losses_.reset();
         routes_.reset(max_hops_);
         scratch_route_.resize(max_hops_ + 1);
         latency_hist_ = network_hist_ = message_hist_ = transaction_hist_ = {};
@@ -198,7 +201,8 @@ protected:
         if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
             len = 0;
             ++res_.packets_unroutable;
-            mark_lost(pk);
+            pk.lost = true;
+            notify_loss(pk, 0, 0, 0);  // counted lost where the cycle's losses settle
         }
         pk.route_len = static_cast<std::uint16_t>(len);
         pk.route_slot = routes_.take();
@@ -259,11 +263,24 @@ protected:
         return fab_.flow().can_send(sender_[sender], f.index == 0, packets_[f.packet].size, whole);
     }
 
-    void mark_lost(Packet& pk) {
-        if (pk.lost) return;
-        pk.lost = true;
-        ++res_.packets_lost;
-        if (pk.measured) ++res_.measured_lost;
+    /// Flit `index` of packet `pk` is lost (with LossNotice::dropped in `flags`;
+    /// without, the packet has no route): told where the cycle's losses settle.
+    void notify_loss(const Packet& pk, std::uint16_t index, std::uint16_t past, std::uint8_t flags) {
+        if (pk.measured) flags |= LossNotice::measured;
+        losses_.post(LossNotice{pk.number, pk.dst, pk.message, pk.part, pk.size, index, past, flags});
+    }
+
+    /// This rank's copy of packet `id` has seen its last flit leave: its slots are
+    /// freed at the end of the cycle, once the cycle's losses have settled (a copy
+    /// cut this cycle still has virtual channels to release).
+    void retire(std::uint32_t id) { retiring_.push_back(id); }
+    void free_retired() {
+        for (const std::uint32_t id : retiring_) {
+            routes_.release(packets_[id].route_slot);
+            packets_[id].number = Losses::unnumbered;
+            packets_.release(id);
+        }
+        retiring_.clear();
     }
 
     /// Flits on links, in input buffers and in output queues (not the never injected ones of source queues).
@@ -296,6 +313,8 @@ protected:
     EventWheel<Arrival> arrivals_;
     EventWheel<Feedback> feedback_;
     SlotPool<Packet> packets_;
+    Losses losses_;           // flits lost this cycle, and the packets lost so far
+    std::vector<std::uint32_t> retiring_;  // packets (copies) whose last flit here left this cycle
     MessageTable messages_;   // with max_packet_flits
     ReorderTracker reorder_;  // with track_reorder
     RouteStore routes_;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <fabric/concepts/routing.hpp>
@@ -33,17 +34,30 @@ struct Packet {
     bool reply = false;            // with request_reply: a reply (else a request)
     std::uint8_t klass = 0;        // its traffic class, and that class's priority level (0 the highest)
     std::uint8_t level = 0;
+    bool lost = false;
+    // Where this copy of the packet stands (a partitioned run keeps a copy on each
+    // rank its route passes through; a run alone, one): the hop at which its
+    // stretch of the route begins, its flits passed on to another rank, and those
+    // dropped before its stretch (losses.hpp).
+    std::uint16_t entry = 0;
     std::uint64_t created = 0, injected = 0;
     std::uint64_t choice = 0;      // which of the policy's routes
     std::uint32_t route_slot = 0;  // where its route is kept while it is in the network
-    std::uint16_t dropped = 0;     // flits lost with a failed link
+    std::uint16_t dropped = 0;     // flits lost here (with a failed link, or arriving for a lost packet)
     std::uint16_t cut = 0;         // cut by a failed link: flits 0 .. cut - 1 got across (0: not cut)
-    bool lost = false;
     std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
     std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
     std::uint32_t part = 0;
+    std::uint16_t passed = 0, before = 0;
     std::uint64_t request_created = 0;  // a reply: when its request was created
+    std::uint64_t number = std::numeric_limits<std::uint64_t>::max();  // the same at every rank
+
+    /// Whether every flit this copy will see has left it (passed on, ejected or dropped).
+    [[nodiscard]] bool done() const { return passed + ejected + dropped + before == size; }
+    /// Whether a flit of it is known here to be lost.
+    [[nodiscard]] bool lost_any() const { return lost || dropped > 0 || before > 0; }
 };
+static_assert(sizeof(Packet) <= 88, "a packet record is counted in the memory model: keep it packed");
 
 /// One step of a source route: the output port and the virtual channel.
 struct RouteStep {

@@ -214,7 +214,6 @@ protected:
             detail::require(!used, "a partitioned run (dist::PartitionedCycle) cannot use ", what, ": ", why,
                             "; run it alone, or without it");
         };
-        refuse(failures_.scheduled(), "link failures", "a packet cut on one rank is not yet cut on the others");
         refuse(cfg_.request_reply.enabled(), "request_reply", "replies draw from the one random stream where "
                "their requests arrive");
         refuse(cfg_.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
@@ -308,6 +307,7 @@ protected:
             this->deliver_events(now);
             this->step_routers(now);
             if (split) this->exchange(now, tx);
+            this->settle_losses();
             total = {res_.measured_packets, res_.measured_delivered + res_.measured_lost, sources_.packets(), buffered_,
                      in_flight_links_};
             if (split) tx.sum(total);

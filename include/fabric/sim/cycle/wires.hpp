@@ -4,8 +4,8 @@
 // rank's bytes instead, with the packet's record and route when the flit is a
 // head, and handed over by exchange() at the end of the cycle; the receiving rank
 // keeps a copy of the packet while its flits are there (mapped by input VC: a
-// virtual channel carries one packet's flits at a time). A layer over network.hpp,
-// under delivery.hpp.
+// virtual channel carries one packet's flits at a time), and every rank hears the
+// cycle's losses (losses.hpp). A layer over network.hpp, under delivery.hpp.
 #pragma once
 
 #include <algorithm>
@@ -37,7 +37,6 @@ protected:
         Base::reset();
         outbox_.assign(part_.ranks(), {});
         inbound_.assign(part_.split() ? in_.size() : 0, none);
-        leaving_.clear();
         this->messages_.clear(part_.split());  // split: each message held by its destination's rank, by number
     }
 
@@ -135,22 +134,28 @@ protected:
     }
 
     /// A partitioned run, at the end of cycle `now`: every rank's events for the
-    /// others' routers change hands; packets whose tails left this rank are gone.
+    /// others' routers, and its losses, change hands.
     /// Returns the records sent.
     template <CycleTransport Tx>
     std::uint64_t exchange(std::uint64_t now, Tx& tx) {
+        // Every rank hears of every loss: the cycle's losses settle alike everywhere.
+        for (const LossNotice& n : this->losses_.pending())
+            for (std::uint32_t r = 0; r < part_.ranks(); ++r)
+                if (r != part_.rank()) {
+                    put_bytes(outbox_[r], record_loss);
+                    put_bytes(outbox_[r], n);
+                }
         std::uint64_t sent = 0;
         for (const auto& out : outbox_) sent += !out.empty();
         tx.exchange(outbox_, inbox_);
         for (auto& out : outbox_) out.clear();
-        for (const std::uint32_t id : leaving_) {
-            routes_.release(packets_[id].route_slot);
-            packets_.release(id);
-        }
-        leaving_.clear();
         const std::span<const std::byte> in(inbox_);
         for (std::size_t at = 0; at < in.size();) {
             const auto kind = take_bytes<std::uint8_t>(in, at);
+            if (kind == record_loss) {
+                this->losses_.post(take_bytes<LossNotice>(in, at));
+                continue;
+            }
             const auto due = take_bytes<std::uint64_t>(in, at);
             detail::require(due > now, "a partitioned run received an event due at cycle ", due, " at cycle ", now,
                             ": every link between ranks must take at least one cycle");
@@ -162,6 +167,10 @@ protected:
             if (kind == record_head) {
                 const std::uint32_t id = packets_.take();
                 Packet& pk = packets_[id] = take_bytes<Packet>(in, at);
+                // A new copy: its stretch begins at this hop, behind what was dropped before it.
+                pk.entry = a.flit.hop;
+                pk.passed = pk.ejected = pk.dropped = 0;
+                pk.before = this->losses_.any() ? this->losses_.dropped_before(pk.number, pk.entry) : 0;
                 pk.route_slot = routes_.take();
                 RouteStep* steps = routes_.steps(pk.route_slot);
                 for (std::uint32_t h = 0; h < pk.route_len; ++h) steps[h] = take_bytes<RouteStep>(in, at);
@@ -178,12 +187,12 @@ protected:
     Partition part_;
 
 private:
-    static constexpr std::uint8_t record_flit = 0, record_head = 1, record_feedback = 2;
+    static constexpr std::uint8_t record_flit = 0, record_head = 1, record_feedback = 2, record_loss = 3;
 
     /// A flit for router `node` of another rank, arriving at `due`.
     void post_arrival(std::uint32_t node, std::uint64_t due, const Arrival& a) {
         std::vector<std::byte>& out = outbox_[part_.rank_of(node)];
-        const Packet& pk = packets_[a.flit.packet];
+        Packet& pk = packets_[a.flit.packet];
         put_bytes(out, a.flit.index == 0 ? record_head : record_flit);
         put_bytes(out, due);
         put_bytes(out, a);
@@ -191,13 +200,13 @@ private:
             put_bytes(out, pk);
             for (std::uint32_t h = 0; h < pk.route_len; ++h) put_bytes(out, routes_.step(pk.route_slot, h));
         }
-        if (a.flit.index + 1 == pk.size) leaving_.push_back(a.flit.packet);
+        ++pk.passed;
+        if (pk.done()) this->retire(a.flit.packet);  // its last flit here has left
     }
 
     std::vector<std::vector<std::byte>> outbox_;  // per rank: records for its routers
     std::vector<std::byte> inbox_;
     std::vector<std::uint32_t> inbound_;  // per input VC: this rank's copy of the packet arriving from another rank
-    std::vector<std::uint32_t> leaving_;  // packets whose tails left for another rank this cycle
 };
 
 }  // namespace fabric::cycle
