@@ -55,6 +55,13 @@ protected:
         if (pk.done()) finish(id);
     }
 
+    /// Flit `f` is lost at a failed link, at its router or on the wire (where its hop
+    /// already counts the link): the flits ahead of it got across, and no copy that
+    /// begins at its hop + 1 or later sees it.
+    void drop_at_failed_link(const Flit& f) {
+        drop_flit(f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1), true);
+    }
+
     /// Every flit of copy `id` has left it. At the packet's destination (it ejected
     /// some) a packet of which flits were dropped ends lost; one of which every flit
     /// was dropped ends where its losses settle (settle_losses).
@@ -129,7 +136,7 @@ protected:
             for (const Arrival& a : bucket) {
                 if (failures_.broken(links_.up(static_cast<std::size_t>(in_.node_of(a.ivc)) * P + in_.port_of(a.ivc)))) {
                     --in_flight_links_;
-                    drop_flit(a.flit.packet, a.flit.index, static_cast<std::uint16_t>(a.flit.hop + 1), true);
+                    drop_at_failed_link(a.flit);
                 } else {
                     bucket[keep++] = a;
                 }

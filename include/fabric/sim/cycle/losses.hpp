@@ -97,19 +97,21 @@ public:
     }
     /// Of the flits `s` settles, those a copy beginning at hop `entry` never sees.
     [[nodiscard]] std::uint16_t dropped_before(const SettledLoss& s, std::uint32_t entry) const {
-        return static_cast<std::uint16_t>(std::count_if(pasts_.begin() + static_cast<std::ptrdiff_t>(s.from),
-                                                        pasts_.begin() + static_cast<std::ptrdiff_t>(s.to),
-                                                        [&](std::uint16_t p) { return p <= entry; }));
+        return unseen_from(pasts_.data() + s.from, pasts_.data() + s.to, entry);
     }
     /// Of the flits of `packet` dropped in earlier cycles, those a copy beginning at hop `entry` never sees.
     [[nodiscard]] std::uint16_t dropped_before(std::uint64_t packet, std::uint32_t entry) const {
         const auto it = records_.find(packet);
         if (it == records_.end()) return 0;
-        return static_cast<std::uint16_t>(
-            std::count_if(it->second.begin(), it->second.end(), [&](std::uint16_t p) { return p <= entry; }));
+        return unseen_from(it->second.data(), it->second.data() + it->second.size(), entry);
     }
 
 private:
+    /// Of drops at `pasts`, those a copy beginning at hop `entry` never sees.
+    static std::uint16_t unseen_from(const std::uint16_t* first, const std::uint16_t* last, std::uint32_t entry) {
+        return static_cast<std::uint16_t>(std::count_if(first, last, [&](std::uint16_t p) { return p <= entry; }));
+    }
+
     std::uint64_t next_ = 0;
     std::vector<LossNotice> pending_;
     std::vector<SettledLoss> settled_;

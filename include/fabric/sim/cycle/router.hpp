@@ -33,7 +33,7 @@ protected:
     using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::va_rr_,
         Base::sender_, Base::receiver_, Base::port_free_, Base::sources_, Base::active_, Base::is_active_, Base::wake_,
         Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::watch_, Base::classes_;
-    using Base::front, Base::flow_allows, Base::put_on_link, Base::drop_flit, Base::eject,
+    using Base::front, Base::flow_allows, Base::put_on_link, Base::drop_at_failed_link, Base::eject,
         Base::write_route, Base::start_head, Base::send_feedback;
 
     void reset() {
@@ -256,7 +256,7 @@ protected:
         // Into the output.
         std::uint64_t& port_free = port_free_[static_cast<std::size_t>(n) * NP + v.out_port];
         if (drop) {
-            drop_flit(f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1), true);
+            drop_at_failed_link(f);
         } else if (v.out_port >= LOCAL) {  // one flit a cycle: with output speedup, a second waits its turn
             const std::uint64_t out = std::max(leaves, port_free);
             port_free = out + 1;
@@ -328,7 +328,7 @@ protected:
                 for (std::uint32_t vc = 0; vc < V; ++vc)
                     while (out_.count(channel * V + vc)) {
                         const Flit f = pop_queue(n, channel * V + vc, now);
-                        drop_flit(f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1), true);
+                        drop_at_failed_link(f);
                     }
                 return;
             }
