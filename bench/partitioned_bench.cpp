@@ -119,7 +119,7 @@ int as_rank(int argc, char** argv) {
             dist::PartitionedCycle sim(net, cfg, session.comm(), policy);
             double seconds = 0;
             const CycleResult r = timed(sim, seconds, nodes, rate, flits);
-            const dist::ExchangeStats s = sim.stats();
+            const dist::ExchangeStats s = sim.transport().stats();
             std::uint64_t sums[2] = {s.messages, s.bytes};
             MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, session.comm());
             double exchange = s.exchange_seconds;

@@ -36,20 +36,19 @@ struct NamedSwitch {
                                                            "wavefront; got '", word, "'"));
     }
 
-    template <std::uint32_t Ports, std::uint32_t V>
     class stage {
-        using Any = std::variant<fabric::SeparableSwitch::stage<Ports, V>, fabric::Islip<1>::stage<Ports, V>,
-                                 fabric::SeparableOutputFirst::stage<Ports, V>, fabric::Wavefront::stage<Ports, V>>;
+        using Any = std::variant<fabric::SeparableSwitch::stage, fabric::Islip<1>::stage,
+                                 fabric::SeparableOutputFirst::stage, fabric::Wavefront::stage>;
 
     public:
-        void reset(std::size_t routers) {
+        void reset(std::size_t routers, std::uint32_t ports, std::uint32_t vcs) {
             switch (chosen()) {
                 case 1: any_.template emplace<1>(); break;
                 case 2: any_.template emplace<2>(); break;
                 case 3: any_.template emplace<3>(); break;
                 default: any_.template emplace<0>(); break;
             }
-            std::visit([&](auto& s) { s.reset(routers); }, any_);
+            std::visit([&](auto& s) { s.reset(routers, ports, vcs); }, any_);
         }
         void begin(std::uint32_t router) {
             std::visit([&](auto& s) { s.begin(router); }, any_);

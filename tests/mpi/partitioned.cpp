@@ -161,8 +161,8 @@ TEST_CASE("an 8x8 torus in slabs: every field of the result is the serial kernel
         check_identical(p, s);
         // One exchange a cycle between ranks; alone, none.
         const bool alone = ranks_of_world() == 1;
-        CHECK(split.stats().windows == (alone ? 0 : p.cycles));
-        CHECK((split.stats().messages > 0) == !alone);
+        CHECK(split.transport().stats().windows == (alone ? 0 : p.cycles));
+        CHECK((split.transport().stats().messages > 0) == !alone);
     }
 }
 
@@ -230,15 +230,16 @@ TEST_CASE("PERCS with links failing and coming back under load: the same flits d
     dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
     // D links between supernodes that share a rank at 2 ranks and not at 3 or 4, one between ranks at
     // every count, and an LR link inside a supernode; one D link comes back.
-    for (auto* sim : {static_cast<CycleSimulator<PercsFabric<PercsHubRouting<>>>*>(&serial),
-                      static_cast<CycleSimulator<PercsFabric<PercsHubRouting<>>>*>(&split)}) {
+    auto schedule = [&](auto* sim) {
         const NodeId a = PercsTopology::node(0, t.d_source_local(0, 1, 0));
         sim->fail_link(a, t.d_port(0, t.d_source_local(0, 1, 0), 1), 900);
         const NodeId b = PercsTopology::node(1, t.d_source_local(1, 3, 0));
         sim->fail_link(b, t.d_port(1, t.d_source_local(1, 3, 0), 3), 1200);
         sim->fail_link(PercsTopology::node(2, 0), PercsTopology::l_port(0, 9), 1500);
         sim->restore_link(a, t.d_port(0, t.d_source_local(0, 1, 0), 1), 2500);
-    }
+    };
+    schedule(&serial);
+    schedule(&split);
     const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
     const CycleResult s = serial.run(uniform, 0.1, PacketSizes::fixed(percs_packet_flits));
     const CycleResult p = split.run(uniform, 0.1, PacketSizes::fixed(percs_packet_flits));

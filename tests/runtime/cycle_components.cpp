@@ -179,8 +179,8 @@ TEST_CASE("VC allocation: the requester nearest at or after the output VC's poin
 }
 
 TEST_CASE("SeparableSwitch: one input per output, output turns rotate, an input's VCs alternate") {
-    SeparableSwitch::stage<4, 2> sw;
-    sw.reset(2);
+    SeparableSwitch::stage sw;
+    sw.reset(2, 4, 2);  // two routers of 4 ports, 2 VCs
     std::vector<std::uint32_t> wins;
     for (int round = 0; round < 3; ++round) {  // inputs 0, 1, 3 want output 2
         sw.begin(1);
@@ -223,8 +223,8 @@ namespace {
 /// number of pairs matched per round, and how often each pair was served.
 template <unsigned I>
 std::vector<std::uint32_t> islip_rounds(int rounds, std::array<std::array<int, 4>, 4>& served) {
-    typename Islip<I>::template stage<4, 4> sw;  // input VC v wants output v
-    sw.reset(1);
+    typename Islip<I>::stage sw;  // input VC v wants output v
+    sw.reset(1, 4, 4);
     std::vector<std::uint32_t> matched;
     for (int r = 0; r < rounds; ++r) {
         sw.begin(0);
@@ -283,38 +283,56 @@ TEST_CASE("Islip and SeparableSwitch in the kernel: same zero-load latency, both
     CHECK(loaded.accepted == doctest::Approx(loaded.offered).epsilon(0.05));
 }
 
-TEST_CASE("InputBuffers: a ring per VC, front masks in index order, an overflow named") {
-    cycle::InputBuffers<2, 2> in;  // 2 network ports + injection, 2 VCs
-    in.reset(2, 2);
-    const auto iv = in.index(1, 1, 0);
+TEST_CASE("InputBuffers: a ring per VC, front masks in index order, blocked VCs skipped, an overflow named") {
+    cycle::Shape shape;
+    shape.routers = 2;
+    shape.ports = 2;  // 2 network ports + injection, 2 VCs
+    shape.vcs = 2;
+    cycle::InputBuffers in;
+    in.reset(shape, 2);
+    const std::uint32_t local = 1 * 2 + 0;  // port 1, VC 0
+    const auto iv = in.index(1, local);
     CHECK(in.node_of(iv) == 1);
-    CHECK(in.port_of(iv) == 1);
-    CHECK(in.vc_of(iv) == 0);
+    CHECK(in.local_of(iv) == local);
     CHECK_FALSE(in.any_front(1));
-    CHECK(in.push(iv, cycle::Flit{7, 0, 1}));
-    CHECK_FALSE(in.push(iv, cycle::Flit{7, 1, 1}));
-    CHECK_THROWS_WITH_AS(in.push(iv, cycle::Flit{7, 2, 1}), doctest::Contains("buffer overflow at node 1 port 1 vc 0"),
-                         std::logic_error);
-    in.mark(in.index(1, 2, 1), true);  // the injection port's VC 1
-    in.mark(in.index(1, 0, 1), true);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> fronts;
-    in.for_each_front(1, [&](std::uint32_t port, std::uint32_t vc) { fronts.emplace_back(port, vc); });
-    CHECK(fronts == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}, {1, 0}, {2, 1}});
-    CHECK(in.front(iv).index == 0);
-    in.pop(iv);
-    CHECK(in.front(iv).index == 1);
+    CHECK(in.push(1, local, cycle::Flit{7, 0, 1}));
+    CHECK_FALSE(in.push(1, local, cycle::Flit{7, 1, 1}));
+    CHECK_THROWS_WITH_AS(in.push(1, local, cycle::Flit{7, 2, 1}),
+                         doctest::Contains("buffer overflow at node 1 port 1 vc 0"), std::logic_error);
+    in.mark(1, 2 * 2 + 1, true);  // the injection port's VC 1
+    in.mark(1, 0 * 2 + 1, true);
+    std::vector<std::uint32_t> fronts;
+    in.for_each_front(1, [&](std::uint32_t l) { fronts.push_back(l); });
+    CHECK(fronts == std::vector<std::uint32_t>{1, 2, 5});
+    // A blocked VC is not live until its router is unblocked.
+    in.block(1, 2);
+    std::vector<std::uint32_t> live;
+    in.for_each_live(1, [&](std::uint32_t l) { live.push_back(l); });
+    CHECK(live == std::vector<std::uint32_t>{1, 5});
+    in.unblock(1);
+    live.clear();
+    in.for_each_live(1, [&](std::uint32_t l) { live.push_back(l); });
+    CHECK(live == fronts);
+    CHECK(in.front(1, local).index == 0);
+    CHECK(in.pop(1, local));
+    CHECK(in.front(1, local).index == 1);
     CHECK(in.buffered() == 1);
-    in.pop(iv);
-    CHECK_FALSE(in.has_front(iv));
+    CHECK_FALSE(in.pop(1, local));
+    CHECK_FALSE(in.has_front(1, local));
     CHECK_FALSE(in.any_front(0));
 }
 
 TEST_CASE("OutputQueues: first in, first out per queue; ports with flits visited once each") {
-    cycle::OutputQueues<3, 2> out;
-    out.reset(1, 0);
+    cycle::Shape shape;
+    shape.routers = 1;
+    shape.ports = 3;
+    shape.vcs = 2;
+    cycle::OutputQueues out;
+    out.reset(shape, 0);
     CHECK_FALSE(out.enabled());
     CHECK(out.size() == 0);
-    out.reset(2, 2);
+    shape.routers = 2;
+    out.reset(shape, 2);
     const std::size_t q = (1 * 3 + 2) * 2 + 1;  // node 1, port 2, vc 1
     out.push(1, q, cycle::Flit{3, 0, 0}, 10);
     out.push(1, q, cycle::Flit{3, 1, 0}, 11);
@@ -336,8 +354,12 @@ TEST_CASE("OutputQueues: first in, first out per queue; ports with flits visited
 TEST_CASE("PortOccupancy: backlog routed minus sent, plus credits out on every VC of a network port") {
     // Two routers, 2 network ports and 1 terminal port each, 2 VCs; credit flow with 8 slots.
     const Credit flow{8, 1};
-    cycle::PortOccupancy<Credit, 2, 3, 2> occ;
-    occ.reset(2);
+    cycle::Shape shape;
+    shape.routers = 2;
+    shape.ports = 2;
+    shape.vcs = 2;
+    cycle::PortOccupancy occ;
+    occ.reset(shape);
     std::vector<Credit::sender_vc> sender(2 * 2 * 2);
     for (auto& s : sender) flow.init(s);
     occ.routed(1, 0, 5);  // a 5-flit packet routed to port 0 of router 1

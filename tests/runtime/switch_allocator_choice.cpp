@@ -34,8 +34,8 @@ Pairs round(Stage& sw, std::initializer_list<std::array<std::uint32_t, 3>> reque
 /// output 0 and VC 1 for output 1; input 1 has VC 0 for output 0.
 template <class A>
 Pairs second_round() {
-    typename A::template stage<4, 2> sw;
-    sw.reset(1);
+    typename A::stage sw;
+    sw.reset(1, 4, 2);
     CHECK(round(sw, {{0, 1, 0}}) == Pairs{{0, 0}});
     return round(sw, {{0, 0, 0}, {0, 1, 1}, {1, 0, 0}});
 }
@@ -51,8 +51,8 @@ TEST_CASE("separable output-first matches what input-first leaves: 2 pairs where
 }
 
 TEST_CASE("wavefront: diagonals (in + out) mod 3 from a first one that moves each allocation") {
-    Wavefront::stage<3, 3> sw;  // VC v of an input asks for output v (one request per input VC)
-    sw.reset(2);
+    Wavefront::stage sw;  // VC v of an input asks for output v (one request per input VC)
+    sw.reset(2, 3, 3);
     // Every input wants every output: diagonal 0 = {(0,0), (1,2), (2,1)} is a full
     // matching; next time diagonal 1 = {(0,1), (1,0), (2,2)}. Grants in output order.
     const std::initializer_list<std::array<std::uint32_t, 3>> all{{0, 0, 0}, {0, 1, 1}, {0, 2, 2}, {1, 0, 0}, {1, 1, 1},

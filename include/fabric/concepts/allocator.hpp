@@ -1,9 +1,10 @@
 // SwitchAllocator: the policy that matches a router's input ports to its output
 // ports each cycle in the cycle kernel (chosen as CycleSimulator's second
-// template argument; fabric::SeparableSwitch by default, fabric::Islip<I> the
-// alternative). Per router size, A::stage<Ports, V> holds the policy's pointers
-// for every router and, during one router's step, the requests gathered:
-//   reset(routers)          all pointers to their start, before a run
+// template argument; fabric::SeparableSwitch by default). A::stage holds the
+// policy's pointers for every router and, during one router's step, the requests
+// gathered; its sizes are run-time numbers, so one stage type serves every router
+// shape:
+//   reset(routers, ports, vcs)  all pointers to their start, before a run
 //   begin(router)           forget the requests; the next ones are this router's
 //   request(in, vc, out)    input VC (in, vc) has a flit for output port `out`
 //                           that may cross the switch this cycle (at most once
@@ -31,9 +32,9 @@ struct grant_sink {
 template <class A>
 concept SwitchAllocator = requires {
     { A::name } -> std::convertible_to<std::string_view>;
-} && requires(typename A::template stage<4, 2>& s, const typename A::template stage<4, 2>& cs, std::size_t routers,
-              std::uint32_t i, detail::grant_sink grant) {
-    s.reset(routers);
+} && requires(typename A::stage& s, const typename A::stage& cs, std::size_t routers, std::uint32_t i,
+              detail::grant_sink grant) {
+    s.reset(routers, i, i);
     s.begin(i);
     s.request(i, i, i);
     { cs.any() } -> std::convertible_to<bool>;

@@ -1,6 +1,6 @@
-// The cycle kernel partitioned over MPI ranks: dist::PartitionedCycle<Fab, A> is a
-// CycleSimulator whose routers are dealt to the ranks of a communicator by a
-// partition policy (Slabs, Groups{32} for PERCS supernodes, or one's own), each
+// The cycle kernel partitioned over MPI ranks: dist::PartitionedCycle<Fab, A> is
+// the CycleSimulator whose transport is MPI, its routers dealt to the ranks of a
+// communicator by a partition policy (Slabs, Groups{32} for PERCS supernodes, or one's own), each
 // rank stepping its own. Conservative and in lockstep, one cycle a window: at the
 // end of every cycle each rank sends every other the flits and credits bound for
 // its routers (MPI_Alltoallv; a head carries its packet's record and route), and
@@ -49,7 +49,9 @@ struct ExchangeStats {
 /// fabric::CycleTransport over an MPI communicator.
 class MpiTransport {
 public:
-    explicit MpiTransport(MPI_Comm comm) : comm_(comm) {
+    MpiTransport() : MpiTransport(MPI_COMM_WORLD) {}
+    /// Over `comm` (implicit, so that a simulator is built from the communicator).
+    MpiTransport(MPI_Comm comm) : comm_(comm) {  // NOLINT(google-explicit-constructor)
         int rank = 0, size = 1;
         MPI_Comm_rank(comm, &rank);
         MPI_Comm_size(comm, &size);
@@ -116,6 +118,24 @@ public:
         ++stats_.reductions;
     }
 
+    /// Runs one partitioned run. A configuration the partition refuses throws
+    /// alike on every rank, before the ranks first talk; an error after that may
+    /// be one rank's alone, and the others would wait for it forever: it is
+    /// reported and the job aborted.
+    template <class Run>
+    auto guard(Run&& go) -> decltype(go()) {
+        stats_ = {};
+        try {
+            return go();
+        } catch (const std::exception& e) {
+            if (stats_.windows == 0 && stats_.reductions == 0) throw;
+            std::fprintf(stderr, "fabric: rank %u of a partitioned run failed at cycle-level and the other ranks "
+                         "cannot go on without it; aborting: %s\n", rank_, e.what());
+            MPI_Abort(comm_, 1);
+            throw;
+        }
+    }
+
 private:
     static double seconds_since(std::chrono::steady_clock::time_point t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -131,58 +151,11 @@ private:
 static_assert(CycleTransport<MpiTransport>);
 
 /// The cycle kernel over the ranks of `comm`, each stepping the routers the
-/// partition policy gives it. Every rank constructs it alike and calls the same
-/// runs in the same order; each returns the whole run's result.
+/// partition policy gives it: a CycleSimulator whose transport is MPI. Every rank
+/// constructs it alike (fabric, configuration, communicator, policy) and calls the
+/// same runs in the same order; each returns the whole run's result. What the
+/// ranks exchanged in the last run: transport().stats().
 template <class Fab, class A = SeparableSwitch>
-class PartitionedCycle : public CycleSimulator<Fab, A> {
-    using Base = CycleSimulator<Fab, A>;
-
-public:
-    template <class Policy = Slabs>  // a PartitionPolicy, checked with a fabric: message by Partition::assign
-    PartitionedCycle(const Fab& fabric, CycleConfig config, MPI_Comm comm, const Policy& policy = {})
-        : Base(fabric, std::move(config)), tx_(comm), comm_(comm) {
-        partition_.assign(policy, static_cast<std::uint32_t>(fabric.topology().node_count()), tx_.rank(), tx_.ranks());
-    }
-
-    template <TrafficPattern Pattern>
-    CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
-        const OfferedLoad load{rate, sizes};
-        return run(pattern, std::span<const OfferedLoad>(&load, 1));
-    }
-    template <TrafficPattern Pattern>
-    CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
-        return guarded([&] { return this->run_loads(pattern, loads, tx_); });
-    }
-    CycleResult run_trace(std::span<const TraceMessage> trace) {
-        return guarded([&] { return this->run_trace_with(trace, tx_); });
-    }
-
-    /// The routers this rank steps, and what the ranks exchanged in the last run.
-    [[nodiscard]] const cycle::Partition& partition() const { return partition_; }
-    [[nodiscard]] const ExchangeStats& stats() const { return tx_.stats(); }
-
-private:
-    /// A configuration the partition refuses throws alike on every rank, before
-    /// the ranks first talk; an error after that may be one rank's alone, and the
-    /// others would wait for it forever: it is reported and the job aborted.
-    template <class Run>
-    CycleResult guarded(Run&& go) {
-        this->use_partition(partition_);
-        tx_.clear_stats();
-        try {
-            return go();
-        } catch (const std::exception& e) {
-            if (tx_.stats().windows == 0 && tx_.stats().reductions == 0) throw;
-            std::fprintf(stderr, "fabric: rank %u of a partitioned run failed at cycle-level and the other ranks "
-                         "cannot go on without it; aborting: %s\n", tx_.rank(), e.what());
-            MPI_Abort(comm_, 1);
-            throw;
-        }
-    }
-
-    MpiTransport tx_;
-    MPI_Comm comm_;
-    cycle::Partition partition_;
-};
+using PartitionedCycle = CycleSimulator<Fab, A, MpiTransport>;
 
 }  // namespace fabric::dist

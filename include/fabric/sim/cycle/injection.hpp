@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <fabric/core/error.hpp>
@@ -24,28 +25,35 @@ namespace fabric::cycle {
 
 /// A Bernoulli trial per node per cycle with success probability `p`, drawn as
 /// geometric gaps between successes: one random draw per packet, not one per
-/// node-cycle.
+/// node-cycle. The next success of every node waits in a calendar (a wheel of
+/// `horizon` cycles, the rarer far ones beside it), so a cycle costs the nodes
+/// that create in it, in increasing node order, as a scan of every node would.
 class BernoulliArrivals {
 public:
     BernoulliArrivals(std::uint32_t nodes, double p)
-        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), next_(nodes, never) {}
+        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), nodes_(nodes), wheel_(horizon) {}
 
-    /// Calls create(node) for each node whose trial succeeds at cycle `now`.
-    /// At the first call, draws the first success of every node for which
-    /// sends(node) holds.
+    /// Calls create(node) for each node whose trial succeeds at cycle `now`
+    /// (called at every cycle from 0 on). At the first call, draws the first
+    /// success of every node for which sends(node) holds.
     template <class Sends, class Create>
     void step(std::uint64_t now, Random& rng, Sends&& sends, Create&& create) {
         if (first_) {
             first_ = false;
             if (p_ > 0)
-                for (std::uint32_t n = 0; n < next_.size(); ++n)
-                    if (sends(n)) next_[n] = gap(rng) - 1;
+                for (std::uint32_t n = 0; n < nodes_; ++n)
+                    if (sends(n)) schedule(n, now, now + gap(rng) - 1);
         }
-        for (std::uint32_t n = 0; n < next_.size(); ++n) {
-            if (next_[n] != now) continue;
+        if (!far_.empty() && now >= bring_near_at_) bring_near(now);
+        auto& due = wheel_[now & (horizon - 1)];
+        if (due.empty()) return;
+        if (due.size() > 1) std::sort(due.begin(), due.end());
+        current_.swap(due);
+        for (const std::uint32_t n : current_) {
             create(n);
-            next_[n] = now + gap(rng);
+            schedule(n, now, now + gap(rng));
         }
+        current_.clear();
     }
 
     /// Cycles from one success to the next: 1 + a geometric number of failures.
@@ -58,8 +66,37 @@ public:
 
 private:
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
+    static constexpr std::uint64_t horizon = 1024;  // cycles the wheel holds ahead
+
+    void schedule(std::uint32_t n, std::uint64_t now, std::uint64_t at) {
+        if (at - now < horizon) {
+            wheel_[at & (horizon - 1)].push_back(n);
+            return;
+        }
+        far_.push_back({at, n});
+        bring_near_at_ = std::min(bring_near_at_, at - (horizon - 1));
+    }
+    /// Moves the far successes now within the wheel's horizon onto it.
+    void bring_near(std::uint64_t now) {
+        bring_near_at_ = never;
+        std::size_t keep = 0;
+        for (const auto& [at, n] : far_) {
+            if (at - now < horizon) {
+                wheel_[at & (horizon - 1)].push_back(n);
+            } else {
+                far_[keep++] = {at, n};
+                bring_near_at_ = std::min(bring_near_at_, at - (horizon - 1));
+            }
+        }
+        far_.resize(keep);
+    }
+
     double p_, log_miss_;
-    std::vector<std::uint64_t> next_;
+    std::uint32_t nodes_;
+    std::vector<std::vector<std::uint32_t>> wheel_;  // per cycle modulo the horizon: the nodes that create then
+    std::vector<std::uint32_t> current_;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> far_;  // (cycle, node) past the horizon
+    std::uint64_t bring_near_at_ = never;
     bool first_ = true;
 };
 

@@ -1,9 +1,16 @@
 // The input side of every router of the cycle kernel: per input virtual channel
-// (node, port, vc) its state (which output it holds, from when its front flit may
-// act) and, for the P network ports, a ring of `depth` flits; port P is the
-// injection port, whose flits stay in the source queue until they leave. A mask
-// per router marks the VCs that have a front flit, so a router step visits only
-// those, in index order.
+// its state (which output it asks for or holds, from when its front flit may act)
+// and, for the network ports, a ring of `depth` flits; a terminal's injection
+// port has no ring, its flits stay in the source queue until they leave.
+//
+// Two masks per router, one bit per input VC (shape.hpp's `local` index):
+//  - front: the VC has a front flit;
+//  - blocked: the VC's front flit waits for something only an event at its router
+//    can change (an output VC held by another packet, the flow control's
+//    permission, room in an output queue). A router step looks at the VCs with a
+//    front flit that are not blocked, in index order, and every event that may
+//    unblock one clears the router's blocked mask (router.hpp), so a flit that
+//    waits costs nothing until then.
 #pragma once
 
 #include <bit>
@@ -14,6 +21,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/shape.hpp>
 
 namespace fabric::cycle {
 
@@ -31,86 +39,117 @@ struct InputVc {
     std::uint32_t last = 0;    // index of the last flit it passed on
 };
 
-/// P network ports and Terminals injection ports per router, V virtual channels each.
-template <std::uint32_t P, std::uint32_t V, std::uint32_t Terminals = 1>
 class InputBuffers {
 public:
-    static constexpr std::uint32_t ports = P + Terminals;
-    static constexpr std::uint32_t per_router = ports * V;
-    static constexpr std::uint32_t words = (per_router + 63) / 64;
-
-    void reset(std::uint32_t nodes, std::uint32_t depth) {
+    void reset(const Shape& shape, std::uint32_t depth) {
         depth_ = depth;
-        vcs_.assign(static_cast<std::size_t>(nodes) * per_router, InputVc{});
-        flits_.assign(static_cast<std::size_t>(nodes) * P * V * depth, Flit{0, 0, 0});
-        mask_.assign(static_cast<std::size_t>(nodes) * words, 0);
+        vcs_per_port_ = shape.vcs;
+        per_router_ = shape.per_router();
+        network_per_router_ = shape.ports * shape.vcs;
+        words_ = shape.mask_words();
+        vcs_.assign(shape.input_vcs(), InputVc{});
+        flits_.assign(std::size_t{shape.routers} * network_per_router_ * depth, Flit{0, 0, 0});
+        front_.assign(std::size_t{shape.routers} * words_, 0);
+        blocked_.assign(front_.size(), 0);
     }
-
-    [[nodiscard]] static constexpr std::size_t index(std::uint32_t node, std::uint32_t port, std::uint32_t vc) {
-        return (static_cast<std::size_t>(node) * ports + port) * V + vc;
-    }
-    [[nodiscard]] static constexpr std::uint32_t node_of(std::size_t iv) { return static_cast<std::uint32_t>(iv / per_router); }
-    [[nodiscard]] static constexpr std::uint32_t port_of(std::size_t iv) { return static_cast<std::uint32_t>((iv / V) % ports); }
-    [[nodiscard]] static constexpr std::uint32_t vc_of(std::size_t iv) { return static_cast<std::uint32_t>(iv % V); }
 
     [[nodiscard]] std::size_t size() const { return vcs_.size(); }
     [[nodiscard]] std::uint32_t depth() const { return depth_; }
+    [[nodiscard]] std::uint32_t per_router() const { return per_router_; }
+    [[nodiscard]] std::uint32_t words() const { return words_; }
+    [[nodiscard]] std::size_t index(std::uint32_t node, std::uint32_t local) const {
+        return std::size_t{node} * per_router_ + local;
+    }
+    [[nodiscard]] std::uint32_t node_of(std::size_t iv) const { return static_cast<std::uint32_t>(iv / per_router_); }
+    [[nodiscard]] std::uint32_t local_of(std::size_t iv) const { return static_cast<std::uint32_t>(iv % per_router_); }
     [[nodiscard]] InputVc& operator[](std::size_t iv) { return vcs_[iv]; }
     [[nodiscard]] const InputVc& operator[](std::size_t iv) const { return vcs_[iv]; }
-    /// The V * (P + Terminals) input VCs of router `node`, port by port.
-    [[nodiscard]] InputVc* router(std::uint32_t node) { return vcs_.data() + static_cast<std::size_t>(node) * per_router; }
+    /// The input VCs of router `node`, by local index.
+    [[nodiscard]] InputVc* router(std::uint32_t node) { return vcs_.data() + std::size_t{node} * per_router_; }
+    [[nodiscard]] const InputVc* router(std::uint32_t node) const {
+        return vcs_.data() + std::size_t{node} * per_router_;
+    }
 
-    /// Appends an arriving flit to network VC `iv`; returns whether it was the
-    /// only one (it is the front now). A full ring means the flow control let
-    /// too many flits through: an error in the protocol, reported where.
-    bool push(std::size_t iv, const Flit& f) {
-        InputVc& v = vcs_[iv];
-        if (v.count == depth_)
-            throw std::logic_error(detail::message("fabric: buffer overflow at node ", node_of(iv), " port ",
-                                                   port_of(iv), " vc ", vc_of(iv),
-                                                   ": the flow-control protocol let too many flits through"));
-        flits_[ring(iv) + (v.head + v.count) % depth_] = f;
+    /// Appends an arriving flit to network VC `local` of router `node`; returns
+    /// whether it is the front now. A full ring means the flow control let too
+    /// many flits through: an error in the protocol, reported where.
+    bool push(std::uint32_t node, std::uint32_t local, const Flit& f) {
+        InputVc& v = vcs_[index(node, local)];
+        if (v.count == depth_) overflow(node, local);
+        std::uint32_t slot = v.head + v.count;
+        if (slot >= depth_) slot -= depth_;
+        flits_[ring(node, local) + slot] = f;
         if (++v.count == 1) {
-            mark(iv, true);
+            set(front_, node, local);
             return true;
         }
         return false;
     }
-    /// The front flit of network VC `iv`.
-    [[nodiscard]] const Flit& front(std::size_t iv) const { return flits_[ring(iv) + vcs_[iv].head]; }
-    /// Takes the front flit out of network VC `iv`.
-    void pop(std::size_t iv) {
-        InputVc& v = vcs_[iv];
+    /// The front flit of network VC `local` of router `node`.
+    [[nodiscard]] const Flit& front(std::uint32_t node, std::uint32_t local) const {
+        return flits_[ring(node, local) + vcs_[index(node, local)].head];
+    }
+    /// Takes the front flit out of a network VC; returns whether another is at the front now.
+    bool pop(std::uint32_t node, std::uint32_t local) {
+        InputVc& v = vcs_[index(node, local)];
         v.head = v.head + 1 == depth_ ? 0 : v.head + 1;
-        if (--v.count == 0) mark(iv, false);
-    }
-
-    /// Marks whether VC `iv` has a front flit (the injection port's VCs are
-    /// marked by the kernel as their source queues fill and empty).
-    void mark(std::size_t iv, bool on) {
-        const std::size_t bit = iv % per_router;
-        std::uint64_t& word = mask_[(iv / per_router) * words + bit / 64];
-        if (on) word |= std::uint64_t{1} << (bit % 64);
-        else word &= ~(std::uint64_t{1} << (bit % 64));
-    }
-    [[nodiscard]] bool has_front(std::size_t iv) const {
-        const std::size_t bit = iv % per_router;
-        return (mask_[(iv / per_router) * words + bit / 64] >> (bit % 64)) & 1U;
-    }
-    [[nodiscard]] bool any_front(std::uint32_t node) const {
-        for (std::uint32_t w = 0; w < words; ++w)
-            if (mask_[static_cast<std::size_t>(node) * words + w]) return true;
+        if (--v.count != 0) return true;
+        clear(front_, node, local);
+        clear(blocked_, node, local);
         return false;
     }
-    /// Calls f(port, vc) for every VC of router `node` with a front flit, in index order.
+
+    /// Marks whether a VC has a front flit (the injection VCs are marked by the
+    /// kernel as their source queues fill and empty).
+    void mark(std::uint32_t node, std::uint32_t local, bool on) {
+        if (on) {
+            set(front_, node, local);
+        } else {
+            clear(front_, node, local);
+            clear(blocked_, node, local);
+        }
+    }
+    [[nodiscard]] bool has_front(std::uint32_t node, std::uint32_t local) const {
+        return (front_[std::size_t{node} * words_ + local / 64] >> (local % 64)) & 1U;
+    }
+    [[nodiscard]] bool any_front(std::uint32_t node) const {
+        const std::uint64_t* w = front_.data() + std::size_t{node} * words_;
+        for (std::uint32_t i = 0; i < words_; ++i)
+            if (w[i]) return true;
+        return false;
+    }
+    /// The front flit of VC `local` waits for an event at its router.
+    void block(std::uint32_t node, std::uint32_t local) { set(blocked_, node, local); }
+    /// An event at router `node` that may let any waiting front flit go.
+    void unblock(std::uint32_t node) {
+        std::uint64_t* w = blocked_.data() + std::size_t{node} * words_;
+        for (std::uint32_t i = 0; i < words_; ++i) w[i] = 0;
+    }
+    /// Calls f(local) for every VC of router `node` with a front flit that is not
+    /// blocked, in index order (a mask read word by word before the calls, so f
+    /// may change the masks).
     template <class Fn>
-    void for_each_front(std::uint32_t node, Fn&& f) const {
-        for (std::uint32_t w = 0; w < words; ++w) {
-            std::uint64_t bits = mask_[static_cast<std::size_t>(node) * words + w];
+    void for_each_live(std::uint32_t node, Fn&& f) const {
+        const std::size_t at = std::size_t{node} * words_;
+        for (std::uint32_t w = 0; w < words_; ++w) {
+            std::uint64_t bits = front_[at + w] & ~blocked_[at + w];
             while (bits) {
                 const auto bit = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
                 bits &= bits - 1;
-                f(bit / V, bit % V);
+                f(bit);
+            }
+        }
+    }
+    /// Calls f(local) for every VC of router `node` with a front flit, blocked or not.
+    template <class Fn>
+    void for_each_front(std::uint32_t node, Fn&& f) const {
+        const std::size_t at = std::size_t{node} * words_;
+        for (std::uint32_t w = 0; w < words_; ++w) {
+            std::uint64_t bits = front_[at + w];
+            while (bits) {
+                const auto bit = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+                bits &= bits - 1;
+                f(bit);
             }
         }
     }
@@ -123,14 +162,25 @@ public:
     }
 
 private:
-    [[nodiscard]] std::size_t ring(std::size_t iv) const {
-        return ((iv / per_router) * P * V + iv % per_router) * depth_;
+    [[nodiscard]] std::size_t ring(std::uint32_t node, std::uint32_t local) const {
+        return (std::size_t{node} * network_per_router_ + local) * depth_;
+    }
+    void set(std::vector<std::uint64_t>& m, std::uint32_t node, std::uint32_t local) {
+        m[std::size_t{node} * words_ + local / 64] |= std::uint64_t{1} << (local % 64);
+    }
+    void clear(std::vector<std::uint64_t>& m, std::uint32_t node, std::uint32_t local) {
+        m[std::size_t{node} * words_ + local / 64] &= ~(std::uint64_t{1} << (local % 64));
+    }
+    [[noreturn]] void overflow(std::uint32_t node, std::uint32_t local) const {
+        throw std::logic_error(detail::message("buffer overflow at node ", node, " port ", local / vcs_per_port_,
+                                               " vc ", local % vcs_per_port_,
+                                               ": the flow-control protocol let too many flits through"));
     }
 
-    std::uint32_t depth_ = 1;
+    std::uint32_t depth_ = 1, vcs_per_port_ = 1, per_router_ = 0, network_per_router_ = 0, words_ = 1;
     std::vector<InputVc> vcs_;
     std::vector<Flit> flits_;
-    std::vector<std::uint64_t> mask_;
+    std::vector<std::uint64_t> front_, blocked_;
 };
 
 }  // namespace fabric::cycle

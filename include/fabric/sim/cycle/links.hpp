@@ -2,7 +2,8 @@
 // router and input port it leads to, the channel that feeds each input port, and
 // its latency and serialisation in cycles, derived once from the topology and,
 // when the configuration gives a cycle time, from each link class's latency and
-// bandwidth. Slowing a link (fewer working lanes) grows its serialisation.
+// bandwidth. Slowing a link (fewer working lanes) grows its serialisation. What a
+// flit's hop reads of its link sits in one record.
 #pragma once
 
 #include <algorithm>
@@ -28,11 +29,8 @@ public:
     Links(const T& topo, const CycleConfig& cfg) : ports_(static_cast<std::uint32_t>(T::ports_per_node)) {
         const auto nodes = static_cast<std::uint32_t>(topo.node_count());
         const std::size_t channels = static_cast<std::size_t>(nodes) * ports_;
-        down_.assign(channels, none);
-        down_port_.assign(channels, 0);
+        wire_.assign(channels, Wire{none, 0, cfg.link_latency, 1});
         up_.assign(channels, none);
-        latency_.assign(channels, cfg.link_latency);
-        serial_.assign(channels, 1);
         std::vector<std::uint32_t> class_latency(link_class_count_v<T>, cfg.link_latency);
         std::vector<std::uint32_t> class_serial(link_class_count_v<T>, 1);
         if (cfg.cycle_ns > 0) {
@@ -49,36 +47,35 @@ public:
         for (const Channel& link : views::channels(topo)) {
             const std::size_t c = link.index;
             const std::uint32_t back = topo.reverse_port(link.node, link.port).value;
-            down_[c] = link.to.value;
-            down_port_[c] = back;
+            wire_[c] = Wire{link.to.value, back, class_latency[link.link_class], class_serial[link.link_class]};
             up_[channel(link.to.value, back)] = static_cast<std::uint32_t>(c);
-            latency_[c] = class_latency[link.link_class];
-            serial_[c] = class_serial[link.link_class];
         }
     }
 
     [[nodiscard]] std::size_t channel(std::uint32_t node, std::uint32_t port) const {
         return static_cast<std::size_t>(node) * ports_ + port;
     }
-    [[nodiscard]] std::size_t channels() const { return down_.size(); }
-    [[nodiscard]] bool connected(std::size_t c) const { return down_[c] != none; }
+    [[nodiscard]] std::size_t channels() const { return wire_.size(); }
+    [[nodiscard]] bool connected(std::size_t c) const { return wire_[c].down != none; }
     /// The router a channel leads to, and its input port there.
-    [[nodiscard]] std::uint32_t down(std::size_t c) const { return down_[c]; }
-    [[nodiscard]] std::uint32_t down_port(std::size_t c) const { return down_port_[c]; }
+    [[nodiscard]] std::uint32_t down(std::size_t c) const { return wire_[c].down; }
+    [[nodiscard]] std::uint32_t down_port(std::size_t c) const { return wire_[c].down_port; }
     /// The channel in the other direction of the same link.
-    [[nodiscard]] std::size_t reverse(std::size_t c) const { return channel(down_[c], down_port_[c]); }
+    [[nodiscard]] std::size_t reverse(std::size_t c) const { return channel(wire_[c].down, wire_[c].down_port); }
     /// The channel feeding input port `port` of router `node` (none for an unused port).
     [[nodiscard]] std::uint32_t up(std::size_t c) const { return up_[c]; }
-    [[nodiscard]] std::uint32_t latency(std::size_t c) const { return latency_[c]; }
-    [[nodiscard]] std::uint32_t serialisation(std::size_t c) const { return serial_[c]; }
+    [[nodiscard]] std::uint32_t latency(std::size_t c) const { return wire_[c].latency; }
+    [[nodiscard]] std::uint32_t serialisation(std::size_t c) const { return wire_[c].serial; }
     [[nodiscard]] std::uint32_t max_latency() const {
         std::uint32_t m = 1;
-        for (std::size_t c = 0; c < down_.size(); ++c)
-            if (connected(c)) m = std::max(m, latency_[c]);
+        for (const Wire& w : wire_)
+            if (w.down != none) m = std::max(m, w.latency);
         return m;
     }
     [[nodiscard]] std::uint32_t max_serialisation() const {
-        return std::max<std::uint32_t>(1, *std::max_element(serial_.begin(), serial_.end()));
+        std::uint32_t m = 1;
+        for (const Wire& w : wire_) m = std::max(m, w.serial);
+        return m;
     }
 
     /// The link of channel c runs at 1/factor of its bandwidth, both directions.
@@ -86,16 +83,20 @@ public:
         detail::require(factor >= 1 && std::isfinite(factor),
                         "a link can only be slowed by a finite factor of at least 1; got ", factor);
         for (const std::size_t x : {c, reverse(c)}) {
-            const double cycles = std::ceil(static_cast<double>(serial_[x]) * factor - 1e-9);
+            const double cycles = std::ceil(static_cast<double>(wire_[x].serial) * factor - 1e-9);
             detail::require(cycles <= max_delay_cycles, "slowed by ", factor, ", a flit would take ", cycles,
                             " cycles on the link; at most ", max_delay_cycles, " are allowed");
-            serial_[x] = static_cast<std::uint32_t>(cycles);
+            wire_[x].serial = static_cast<std::uint32_t>(cycles);
         }
     }
 
 private:
+    struct Wire {
+        std::uint32_t down, down_port, latency, serial;
+    };
     std::uint32_t ports_;
-    std::vector<std::uint32_t> down_, down_port_, up_, latency_, serial_;
+    std::vector<Wire> wire_;
+    std::vector<std::uint32_t> up_;
 };
 
 }  // namespace fabric::cycle

@@ -12,52 +12,64 @@
 #include <vector>
 
 #include <fabric/core/ids.hpp>
+#include <fabric/sim/cycle/shape.hpp>
 
 namespace fabric::cycle {
 
-/// Backlog per (router, port) of a router with NP ports, the first P of them
-/// network ports with V virtual channels each; F is the flow control.
-template <class F, std::uint32_t P, std::uint32_t NP, std::uint32_t V>
 class PortOccupancy {
 public:
-    using Sender = typename F::sender_vc;
-
-    void reset(std::uint32_t routers) { backlog_.assign(static_cast<std::size_t>(routers) * NP, 0); }
+    /// Tracks routers of `shape` (off until called: a run without adaptive routing keeps nothing).
+    void reset(const Shape& shape) {
+        ports_ = shape.ports;
+        all_ports_ = shape.all_ports();
+        vcs_ = shape.vcs;
+        backlog_.assign(std::size_t{shape.routers} * all_ports_, 0);
+    }
+    void off() { backlog_.clear(); }
+    [[nodiscard]] bool on() const { return !backlog_.empty(); }
     /// A packet of `flits` was routed to output `port` of router n.
     void routed(std::uint32_t n, std::uint32_t port, std::uint32_t flits) { backlog_[index(n, port)] += flits; }
     /// One flit left router n through `port`.
     void sent(std::uint32_t n, std::uint32_t port) { --backlog_[index(n, port)]; }
 
     /// The view of every router; `sender` holds the flow control's state per (channel * V + vc).
+    template <class F>
     struct Network {
         const PortOccupancy* self;
         const F* flow;
-        const Sender* sender;
+        const typename F::sender_vc* sender;
         [[nodiscard]] std::uint32_t occupancy(NodeId n, PortId p) const {
-            std::uint32_t flits = self->backlog_[index(n.value, p.value)];
-            if (p.value < P) {
-                const std::size_t first = (static_cast<std::size_t>(n.value) * P + p.value) * V;
-                for (std::uint32_t v = 0; v < V; ++v) flits += flow->occupied(sender[first + v]);
+            std::uint32_t flits = self->backlog_[self->index(n.value, p.value)];
+            if (p.value < self->ports_) {
+                const std::size_t first = (std::size_t{n.value} * self->ports_ + p.value) * self->vcs_;
+                for (std::uint32_t v = 0; v < self->vcs_; ++v) flits += flow->occupied(sender[first + v]);
             }
             return flits;
         }
     };
     /// The view of router `here` alone.
+    template <class F>
     struct Router {
-        Network network;
+        Network<F> network;
         NodeId here;
         [[nodiscard]] std::uint32_t occupancy(PortId p) const { return network.occupancy(here, p); }
     };
 
-    [[nodiscard]] Network network(const F& flow, const std::vector<Sender>& sender) const {
-        return Network{this, &flow, sender.data()};
+    template <class F>
+    [[nodiscard]] Network<F> network(const F& flow, const std::vector<typename F::sender_vc>& sender) const {
+        return Network<F>{this, &flow, sender.data()};
     }
-    [[nodiscard]] Router router(const F& flow, const std::vector<Sender>& sender, std::uint32_t n) const {
-        return Router{network(flow, sender), NodeId{n}};
+    template <class F>
+    [[nodiscard]] Router<F> router(const F& flow, const std::vector<typename F::sender_vc>& sender,
+                                   std::uint32_t n) const {
+        return Router<F>{network(flow, sender), NodeId{n}};
     }
 
 private:
-    static std::size_t index(std::uint32_t n, std::uint32_t port) { return static_cast<std::size_t>(n) * NP + port; }
+    [[nodiscard]] std::size_t index(std::uint32_t n, std::uint32_t port) const {
+        return std::size_t{n} * all_ports_ + port;
+    }
+    std::uint32_t ports_ = 0, all_ports_ = 1, vcs_ = 1;
     std::vector<std::uint32_t> backlog_;
 };
 

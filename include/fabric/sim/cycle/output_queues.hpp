@@ -14,20 +14,19 @@
 #include <vector>
 
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/shape.hpp>
 
 namespace fabric::cycle {
 
-/// P network ports per router, V virtual channels per link.
-template <std::uint32_t P, std::uint32_t V>
 class OutputQueues {
 public:
-    static constexpr std::uint32_t per_router = P * V;
-    static constexpr std::uint32_t words = (per_router + 63) / 64;
-
-    void reset(std::uint32_t nodes, std::uint32_t depth) {
+    void reset(const Shape& shape, std::uint32_t depth) {
         depth_ = depth;
-        const std::size_t channels = depth ? static_cast<std::size_t>(nodes) * P : 0;
-        const std::size_t queues = channels * V;
+        vcs_ = shape.vcs;
+        per_router_ = shape.ports * shape.vcs;
+        words_ = (per_router_ + 63) / 64;
+        const std::size_t channels = depth ? shape.channels() : 0;
+        const std::size_t queues = channels * vcs_;
         flits_.assign(queues * depth, Flit{0, 0, 0});
         time_.assign(queues * depth, 0);
         head_.assign(queues, 0);
@@ -35,9 +34,9 @@ public:
         since_.assign(queues, 0);
         link_free_.assign(channels, 0);
         link_rr_.assign(channels, 0);
-        node_flits_.assign(depth ? nodes : 0, 0);
-        wake_.assign(depth ? nodes : 0, 0);
-        mask_.assign(depth ? static_cast<std::size_t>(nodes) * words : 0, 0);
+        node_flits_.assign(depth ? shape.routers : 0, 0);
+        wake_.assign(depth ? shape.routers : 0, 0);
+        mask_.assign(depth ? std::size_t{shape.routers} * words_ : 0, 0);
     }
 
     [[nodiscard]] bool enabled() const { return depth_ != 0; }
@@ -83,13 +82,13 @@ public:
     template <class Fn>
     void for_each_port(std::uint32_t node, Fn&& f) const {
         std::uint32_t previous = std::numeric_limits<std::uint32_t>::max();
-        for (std::uint32_t w = 0; w < words; ++w) {
-            std::uint64_t bits = mask_[static_cast<std::size_t>(node) * words + w];
+        for (std::uint32_t w = 0; w < words_; ++w) {
+            std::uint64_t bits = mask_[std::size_t{node} * words_ + w];
             while (bits) {
                 const auto bit = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
                 bits &= bits - 1;
-                if (bit / V == previous) continue;
-                previous = bit / V;
+                if (bit / vcs_ == previous) continue;
+                previous = bit / vcs_;
                 f(previous);
             }
         }
@@ -104,13 +103,13 @@ public:
 
 private:
     void mark(std::uint32_t node, std::size_t q, bool on) {
-        const auto bit = static_cast<std::uint32_t>(q % per_router);
-        std::uint64_t& word = mask_[static_cast<std::size_t>(node) * words + bit / 64];
+        const auto bit = static_cast<std::uint32_t>(q % per_router_);
+        std::uint64_t& word = mask_[std::size_t{node} * words_ + bit / 64];
         if (on) word |= std::uint64_t{1} << (bit % 64);
         else word &= ~(std::uint64_t{1} << (bit % 64));
     }
 
-    std::uint32_t depth_ = 0;
+    std::uint32_t depth_ = 0, vcs_ = 1, per_router_ = 1, words_ = 1;
     std::vector<Flit> flits_;
     std::vector<std::uint64_t> time_;
     std::vector<std::uint32_t> head_, count_;

@@ -116,6 +116,8 @@ public:
     [[nodiscard]] std::uint32_t rank() const { return rank_; }
     [[nodiscard]] std::uint32_t ranks() const { return ranks_; }
     [[nodiscard]] std::size_t routers() const { return of_.size(); }
+    /// Each router's rank (empty when alone).
+    [[nodiscard]] const std::vector<std::uint32_t>& ranks_of() const { return of_; }
 
 private:
     std::vector<std::uint32_t> of_;  // per router; empty when alone

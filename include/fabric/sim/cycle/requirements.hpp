@@ -13,6 +13,9 @@
 namespace fabric {
 
 struct SeparableSwitch;
+namespace cycle {
+struct Alone;
+}
 
 namespace detail {
 enum class cycle_rule : std::uint8_t {
@@ -41,8 +44,9 @@ consteval cycle_rule first_broken_cycle_rule() {
 }  // namespace detail
 
 /// The flit-level cycle kernel for fabric type Fab, its routers matching inputs
-/// to outputs with switch allocator A (simulator.hpp).
-template <class Fab, class A = SeparableSwitch>
+/// to outputs with switch allocator A, its routers run where the transport Tx
+/// puts them (simulator.hpp; all here by default).
+template <class Fab, class A = SeparableSwitch, class Tx = cycle::Alone>
 class CycleSimulator {
     static constexpr detail::cycle_rule broken = detail::first_broken_cycle_rule<Fab, A>();
     static_assert(broken != detail::cycle_rule::not_a_fabric,

@@ -1,12 +1,13 @@
 // The flit-level cycle kernel: a discrete-time simulation of any fabric type.
 //
-// Routers are input queued, with `V` virtual channels per input port and a buffer
+// Routers are input queued, with V virtual channels per input port and a buffer
 // per VC whose depth the flow-control protocol sets. Every router has one input
-// port per link plus an injection port (fed by a source queue, unbounded unless
-// CycleConfig::source_queue_packets bounds it: past it messages are refused), and
-// one output port per link plus an ejection port (an infinite sink, one flit per
-// cycle). Packets are source routed: at creation the routing policy writes the
-// whole route, each hop naming its port and virtual channel (select_route).
+// port per link plus an injection port per terminal (fed by a source queue,
+// unbounded unless CycleConfig::source_queue_packets bounds it: past it messages
+// are refused), and one output port per link plus an ejection port per terminal
+// (an infinite sink, one flit per cycle). Packets are source routed: when a packet
+// reaches the head of its source queue the routing policy writes its whole route,
+// each hop naming its port and virtual channel (select_route).
 //
 // Timing, for a flit at the front of an input VC:
 //   - a head that became the front at cycle f may ask for its output VC from
@@ -44,19 +45,19 @@
 // A watchdog stops a run when flits that have not moved for `watchdog` cycles wait
 // on each other in a cycle of virtual channels, and reports that cycle.
 //
-// No virtual call anywhere; per-flit and per-cycle work touches preallocated
-// arrays only (the packet pool and queues grow only when their peak grows).
-// The parts, a job each, are listed in sim/cycle.hpp.
+// The transport Tx says where the routers run: cycle::Alone (the default) steps
+// them all here; a transport over ranks (dist::MpiTransport) with a partition
+// policy deals them out, each rank stepping its own, every rank returning the
+// serial run's result (dist/partitioned.hpp). No virtual call anywhere;
+// per-flit and per-cycle work touches preallocated arrays only.
 #pragma once
 
 #include <algorithm>
-#include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <type_traits>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -65,49 +66,48 @@
 #include <fabric/concepts/traffic.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
-#include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
-#include <fabric/sim/cycle/creation.hpp>
-#include <fabric/sim/cycle/sampler.hpp>
+#include <fabric/sim/cycle/run.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
-#include <fabric/sim/cycle/watchdog.hpp>
+#include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/workload.hpp>
 
 namespace fabric {
 
-template <class Fab, class A>
-    requires CycleKernelFabric<Fab> && SwitchAllocator<A>
-class CycleSimulator<Fab, A> : cycle::Creation<Fab, A> {
-    using Base = cycle::Creation<Fab, A>;
-    using Base::P, Base::LOCAL, Base::NP, Base::V, Base::none;
-    using Base::cfg_, Base::fab_, Base::links_, Base::nodes_, Base::in_, Base::out_, Base::owner_, Base::sources_,
-        Base::source_packet_cap_, Base::failures_, Base::packets_, Base::res_, Base::buffered_, Base::wake_, Base::wheel_size_, Base::buffer_,
-        Base::messages_, Base::reorder_, Base::in_flight_links_, Base::sent_in_window_, Base::latency_hist_,
-        Base::network_hist_, Base::message_hist_;
-    using Base::activate, Base::front, Base::write_route, Base::start_head, Base::output_ready, Base::queue_can_send,
-        Base::create_message, Base::create_replies;
-    using Packet = cycle::Packet;
-    using InputVc = cycle::InputVc;
-    using VcState = cycle::VcState;
-
+template <class Fab, class A, class Tx>
+    requires CycleKernelFabric<Fab> && SwitchAllocator<A> && CycleTransport<Tx>
+class CycleSimulator<Fab, A, Tx> {
 public:
-    explicit CycleSimulator(const Fab& fabric, CycleConfig config = {}) : Base(fabric, std::move(config)) {}
+    /// A simulator that steps every router here.
+    explicit CycleSimulator(const Fab& fabric, CycleConfig config = {})
+        requires std::same_as<Tx, cycle::Alone>
+        : kernel_(fabric, std::move(config)) {}
+
+    /// A simulator over the ranks of `transport`, each stepping the routers the
+    /// partition policy gives it (Slabs, Groups{n}, or one's own). Every rank
+    /// constructs it alike and calls the same runs in the same order; each returns
+    /// the whole run's result.
+    template <class Policy = Slabs>  // a PartitionPolicy, checked with a fabric: message by Partition::assign
+    CycleSimulator(const Fab& fabric, CycleConfig config, Tx transport, const Policy& policy = {})
+        : kernel_(fabric, std::move(config)), tx_(std::move(transport)) {
+        partition_.assign(policy, kernel_.shape().routers, tx_.rank(), tx_.ranks());
+    }
 
     /// Bernoulli injection at `rate` flits/cycle/terminal (on/off when
     /// CycleConfig::on_off asks for it), destinations from `pattern` (one task per
-    /// node), packet sizes from `sizes`.
+    /// terminal), packet sizes from `sizes`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
-        detail::require(this->classes_.count() == 1, "this configuration has ", this->classes_.count(),
-                        " traffic classes (CycleConfig::class_priority): offer a load per class with run(pattern, "
-                        "loads)");
+        detail::require(kernel_.observer().classes.count() == 1, "this configuration has ",
+                        kernel_.observer().classes.count(), " traffic classes (CycleConfig::class_priority): offer a "
+                        "load per class with run(pattern, loads)");
         const OfferedLoad load{rate, sizes};
-        cycle::Alone alone;
-        return run_loads(pattern, std::span<const OfferedLoad>(&load, 1), alone);
+        return run(pattern, std::span<const OfferedLoad>(&load, 1));
     }
 
     /// Traffic classes (CycleConfig::class_priority): class c offers loads[c],
@@ -115,57 +115,74 @@ public:
     /// destinations from `pattern`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
-        cycle::Alone alone;
-        return run_loads(pattern, loads, alone);
+        return guarded([&] { return run_loads(pattern, loads); });
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
-        cycle::Alone alone;
-        return run_trace_with(trace, alone);
+        return guarded([&] { return run_trace_messages(trace); });
     }
 
     /// The link of `port` at `node` fails at `cycle` of the next run, in both
     /// directions. Flits on it or bound for it are dropped and their packets
     /// reported lost; packets routed afterwards avoid it when the routing policy
     /// can (select_route with the broken channels), or are reported unroutable.
-    void fail_link(NodeId node, PortId port, std::uint64_t cycle) { failures_.fail(channel_of(node, port), cycle); }
+    void fail_link(NodeId node, PortId port, std::uint64_t cycle) {
+        kernel_.failures().fail(channel_of(node, port), cycle);
+    }
 
     /// The link of `port` at `node` works again from `cycle` of the next run (both
     /// directions); routes computed afterwards may use it.
-    void restore_link(NodeId node, PortId port, std::uint64_t cycle) { failures_.restore(channel_of(node, port), cycle); }
+    void restore_link(NodeId node, PortId port, std::uint64_t cycle) {
+        kernel_.failures().restore(channel_of(node, port), cycle);
+    }
 
     /// The link of `port` at `node` runs at 1/`factor` of its bandwidth (both
     /// directions): its serialisation grows by the factor, rounded up.
     void slow_link(NodeId node, PortId port, double factor) {
-        links_.slow(channel_of(node, port), factor);
-        while (wheel_size_ <= static_cast<std::uint64_t>(links_.max_serialisation()) * 4 + 4096) wheel_size_ *= 2;
+        kernel_.channels().links().slow(channel_of(node, port), factor);
+        kernel_.grow_wheels_for_slow_links();
     }
 
-    [[nodiscard]] const CycleConfig& config() const { return cfg_; }
+    [[nodiscard]] const CycleConfig& config() const { return kernel_.cfg(); }
     /// The seed of the next runs (every other setting stays): one simulator serves
     /// several seeds of an experiment.
-    void reseed(std::uint64_t seed) { cfg_.seed = seed; }
+    void reseed(std::uint64_t seed) { kernel_.settings().seed = seed; }
 
-protected:
-    /// The routers this rank steps in the next runs over a transport (run_loads,
-    /// run_trace_with); a run alone (run, run_trace) steps them all.
-    void use_partition(const cycle::Partition& partition) {
-        detail::require(partition.ranks() == 1 || partition.routers() == nodes_, "the partition splits ",
-                        partition.routers(), " routers; this fabric has ", nodes_);
-        this->part_ = partition;
+    /// The routers this rank steps (every router, alone), and the transport.
+    [[nodiscard]] const cycle::Partition& partition() const { return partition_; }
+    [[nodiscard]] Tx& transport() { return tx_; }
+    [[nodiscard]] const Tx& transport() const { return tx_; }
+
+private:
+    template <class Run>
+    CycleResult guarded(Run&& go) {
+        if constexpr (requires { tx_.guard(go); }) return tx_.guard(go);
+        else return go();
     }
 
-    /// run(pattern, loads) and run_trace(trace) over the ranks of `tx`: partitioned
-    /// when part_ splits the routers (dist/partitioned.hpp), else alone.
-    template <TrafficPattern Pattern, CycleTransport Tx>
-    CycleResult run_loads(const Pattern& pattern, std::span<const OfferedLoad> loads, Tx& tx) {
-        detail::require(loads.size() == this->classes_.count(), "give one load per traffic class: the configuration "
-                        "has ", this->classes_.count(), " classes (CycleConfig::class_priority), the run ", loads.size(),
-                        " loads");
-        detail::require(pattern.task_count() == this->terminals_, "the cycle kernel runs one task per terminal: the "
-                        "pattern has ", pattern.task_count(), " tasks, the topology ", this->terminals_, " terminals (",
-                        nodes_, " routers of ", this->per_node_, ")");
+    /// Deals the routers to the ranks for the next run (alone: all here), and
+    /// refuses alike at every rank count what a split run cannot do, so that a
+    /// configuration that runs at one rank runs at four.
+    void place_routers() {
+        if constexpr (std::is_same_v<Tx, cycle::Alone>) {
+            kernel_.channels().remote().alone();
+        } else {
+            check_partitionable();
+            if (partition_.ranks() > 1) kernel_.channels().remote().split(partition_.ranks_of(), tx_.rank(), tx_.ranks());
+            else kernel_.channels().remote().alone();
+        }
+    }
+
+    template <TrafficPattern Pattern>
+    CycleResult run_loads(const Pattern& pattern, std::span<const OfferedLoad> loads) {
+        const cycle::Shape& shape = kernel_.shape();
+        const std::uint32_t classes = kernel_.observer().classes.count();
+        detail::require(loads.size() == classes, "give one load per traffic class: the configuration has ", classes,
+                        " classes (CycleConfig::class_priority), the run ", loads.size(), " loads");
+        detail::require(pattern.task_count() == shape.terminals, "the cycle kernel runs one task per terminal: the "
+                        "pattern has ", pattern.task_count(), " tasks, the topology ", shape.terminals, " terminals (",
+                        shape.routers, " routers of ", shape.per_node, ")");
         std::uint32_t largest = 1;
         for (const OfferedLoad& load : loads) {
             load.sizes.validate();
@@ -174,218 +191,113 @@ protected:
             largest = std::max(largest, load.sizes.max());
         }
         check_switching(largest);
+        place_routers();
         const DestinationSampler<Pattern> sampler(pattern);
         const OnOffInjection& burst = config().on_off;
         if (burst.enabled()) {
             std::vector<cycle::OnOffArrivals> arrivals;
             for (const OfferedLoad& load : loads)
-                arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
-            return run_arrivals(sampler, arrivals, loads, tx);
+                arrivals.emplace_back(shape.terminals, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
+            return run_arrivals(sampler, arrivals, loads);
         }
         std::vector<cycle::BernoulliArrivals> arrivals;
-        for (const OfferedLoad& load : loads) arrivals.emplace_back(this->terminals_, load.rate / load.sizes.mean());
-        return run_arrivals(sampler, arrivals, loads, tx);
+        for (const OfferedLoad& load : loads) arrivals.emplace_back(shape.terminals, load.rate / load.sizes.mean());
+        return run_arrivals(sampler, arrivals, loads);
     }
 
-    template <CycleTransport Tx>
-    CycleResult run_trace_with(std::span<const TraceMessage> trace, Tx& tx) {
-        detail::require(!cfg_.sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); a "
-                        "trace run ends with its trace: set sampling.sample_period to 0");
-        check_switching(cycle::validate_trace(trace, this->terminals_, this->classes_.count()));
+    CycleResult run_trace_messages(std::span<const TraceMessage> trace) {
+        detail::require(!config().sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); "
+                        "a trace run ends with its trace: set sampling.sample_period to 0");
+        check_switching(cycle::validate_trace(trace, kernel_.shape().terminals, kernel_.observer().classes.count()));
+        place_routers();
         std::size_t next = 0;
         const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
-        return simulate(last, [&](std::uint64_t now, Random& rng) {
+        return cycle::simulate(kernel_, last, [&](std::uint64_t now, Random& rng) {
             for (; next < trace.size() && trace[next].cycle == now; ++next)
-                create_message(trace[next].source, trace[next].destination, trace[next].flits, now, rng,
-                               trace[next].traffic_class);
-        }, tx);
+                kernel_.sources().create_message(trace[next].source, trace[next].destination, trace[next].flits, now,
+                                                 rng, trace[next].traffic_class, kernel_);
+        }, tx_);
     }
 
-    std::uint32_t channel_of(NodeId node, PortId port) const {
-        detail::require(node.value < nodes_ && port.value < P && fab_.topology().neighbour(node, port).valid(), "node ",
-                        node.value, " has no link on port ", port.value);
-        return static_cast<std::uint32_t>(static_cast<std::size_t>(node.value) * P + port.value);
+    /// run() with the arrival process chosen, one per class: each arrival draws a destination and a size.
+    template <class Sampler, class Arrivals>
+    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads) {
+        const CycleConfig& cfg = kernel_.cfg();
+        cycle::Sources& sources = kernel_.sources();
+        CycleResult& res = kernel_.observer().res;
+        return cycle::simulate(kernel_, std::nullopt, [&](std::uint64_t now, Random& rng) {
+            for (std::uint32_t c = 0; c < arrivals.size(); ++c)
+                arrivals[c].step(
+                    now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
+                    [&](std::uint32_t n) {
+                        if (sources.at_limit(n)) return;  // with max_outstanding: a source at the limit makes none
+                        const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
+                        const std::uint32_t size = loads[c].sizes.draw(rng);
+                        if (!cfg.source_queue_packets || sources.queues().held(n) < cfg.source_queue_packets)
+                            return sources.create_message(n, dst, size, now, rng, c, kernel_);
+                        res.flits_refused += size;  // refused: the terminal's source queues are full
+                        if (!cfg.in_window(now)) return;
+                        res.flits_refused_in_window += size;
+                        kernel_.observer().classes.refused(c, size);
+                        if (!res.nodes.empty()) {
+                            res.nodes[n].flits_offered += size;
+                            res.nodes[n].flits_refused += size;
+                        }
+                    });
+        }, tx_);
+    }
+
+    [[nodiscard]] std::uint32_t channel_of(NodeId node, PortId port) const {
+        const cycle::Shape& shape = kernel_.shape();
+        detail::require(node.value < shape.routers && port.value < shape.ports &&
+                            kernel_.fabric().topology().neighbour(node, port).valid(),
+                        "node ", node.value, " has no link on port ", port.value);
+        return static_cast<std::uint32_t>(shape.channel(node.value, port.value));
     }
 
     /// A partitioned run steps each rank's routers alone, so what needs another rank's
     /// state within a cycle is refused, with the reason; every rank refuses alike.
     void check_partitionable() const {
+        const CycleConfig& cfg = kernel_.cfg();
         auto refuse = [](bool used, const char* what, const char* why) {
             detail::require(!used, "a partitioned run (dist::PartitionedCycle) cannot use ", what, ": ", why,
                             "; run it alone, or without it");
         };
-        refuse(cfg_.request_reply.enabled(), "request_reply", "replies draw from the one random stream where "
+        refuse(cfg.request_reply.enabled(), "request_reply", "replies draw from the one random stream where "
                "their requests arrive");
-        refuse(cfg_.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
+        refuse(cfg.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
                "creation, and only the terminal's rank knows its queues");
-        refuse(cfg_.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
-        refuse(cfg_.watch.enabled(), "watch", "packets are numbered per rank");
-        refuse(this->classes_.count() > 1, "traffic classes", "their counters are not yet summed over the ranks");
-        refuse(Base::adaptive && !Base::hop_adaptive, "source-adaptive routing", "it reads every router's queues "
-               "at the source");
-        refuse(fab_.flow().feedback_delay() < 1, "feedback in 0 cycles", "the ranks exchange once a cycle");
-        const auto& pd = cfg_.pipeline;
-        for (std::size_t c = 0; c < links_.channels(); ++c)
-            if (links_.connected(c) &&
-                this->part_.rank_of(static_cast<std::uint32_t>(c / P)) != this->part_.rank_of(links_.down(c)))
-                detail::require(pd.switch_allocation + pd.switch_traversal + links_.serialisation(c) - 1 +
-                                        links_.latency(c) >= 1,
+        refuse(cfg.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
+        refuse(cfg.watch.enabled(), "watch", "packets are numbered per rank");
+        refuse(kernel_.observer().classes.count() > 1, "traffic classes", "their counters are not yet summed over the "
+               "ranks");
+        refuse(cycle::Kernel<Fab, A>::adaptive && !cycle::Kernel<Fab, A>::hop_adaptive, "source-adaptive routing",
+               "it reads every router's queues at the source");
+        refuse(kernel_.fabric().flow().feedback_delay() < 1, "feedback in 0 cycles", "the ranks exchange once a cycle");
+        const auto& pd = cfg.pipeline;
+        const cycle::Links& links = kernel_.channels().links();
+        const std::uint32_t P = kernel_.shape().ports;
+        for (std::size_t c = 0; c < links.channels(); ++c)
+            if (links.connected(c) &&
+                partition_.rank_of(static_cast<std::uint32_t>(c / P)) != partition_.rank_of(links.down(c)))
+                detail::require(pd.switch_allocation + pd.switch_traversal + links.serialisation(c) - 1 +
+                                        links.latency(c) >= 1,
                                 "a partitioned run needs every link between ranks to take at least one cycle; the "
                                 "link of channel ", c, " delivers in 0");
     }
 
     void check_switching(std::uint32_t largest) const {
-        if (cfg_.max_packet_flits) largest = std::min(largest, cfg_.max_packet_flits);
-        if (cfg_.switching == Switching::virtual_cut_through)
-            detail::require(largest <= buffer_, "virtual cut-through needs a buffer of a whole packet: the largest "
-                            "packet has ", largest, " flits, the buffer per VC ", buffer_, "; raise the buffer or use "
-                            "wormhole switching");
+        const CycleConfig& cfg = kernel_.cfg();
+        if (cfg.max_packet_flits) largest = std::min(largest, cfg.max_packet_flits);
+        if (cfg.switching == Switching::virtual_cut_through)
+            detail::require(largest <= kernel_.buffer_flits(), "virtual cut-through needs a buffer of a whole packet: "
+                            "the largest packet has ", largest, " flits, the buffer per VC ", kernel_.buffer_flits(),
+                            "; raise the buffer or use wormhole switching");
     }
 
-    /// run() with the arrival process chosen, one per class: each arrival draws a destination and a size.
-    template <class Sampler, class Arrivals, class Tx>
-    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads,
-                             Tx& tx) {
-        return simulate(std::nullopt, [&](std::uint64_t now, Random& rng) {
-            for (std::uint32_t c = 0; c < arrivals.size(); ++c)
-                arrivals[c].step(
-                    now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
-                    [&](std::uint32_t n) {
-                        const auto& open = this->outstanding_;  // with max_outstanding: a source at the limit makes none
-                        if (!open.empty() && open[n] >= cfg_.request_reply.max_outstanding) return;
-                        const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                        const std::uint32_t size = loads[c].sizes.draw(rng);
-                        if (!cfg_.source_queue_packets || sources_.held(n) < cfg_.source_queue_packets)
-                            return create_message(n, dst, size, now, rng, c);
-                        res_.flits_refused += size;  // refused: the terminal's source queues are full
-                        if (!cfg_.in_window(now)) return;
-                        res_.flits_refused_in_window += size;
-                        this->classes_.refused(c, size);
-                        if (!res_.nodes.empty()) {
-                            res_.nodes[n].flits_offered += size;
-                            res_.nodes[n].flits_refused += size;
-                        }
-                    });
-        }, tx);
-    }
-
-    /// Runs until the measured packets are delivered (Bernoulli: injection goes on
-    /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
-    /// and the network is empty; the drain limit and the watchdog stop it earlier.
-    template <class Inject, class Tx>
-    CycleResult simulate(std::optional<std::uint64_t> trace_end, Inject&& inject, Tx& tx) {
-        if constexpr (std::is_same_v<Tx, cycle::Alone>) this->part_.alone();
-        const bool split = this->part_.split();
-        // Refused alike at every rank count, so that a configuration that runs at one rank runs at four.
-        if constexpr (!std::is_same_v<Tx, cycle::Alone>) check_partitionable();
-        this->reset();
-        this->watchdog_.reset(cfg_.watchdog);
-        Random rng(cfg_.seed);
-        const std::uint64_t fixed_warmup = cfg_.warmup, fixed_measure = cfg_.measure;
-        sampled_.start(cfg_);
-        std::uint64_t window_end = 0, stop = 0;
-        auto bounds = [&] {
-            window_end = cfg_.warmup + cfg_.measure;
-            const auto drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
-            stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
-        };
-        bounds();
-        // What ends the run, summed over the ranks of a partitioned one: measured packets, those delivered or
-        // lost, packets in source queues, flits buffered, flits on links.
-        std::array<std::uint64_t, 5> total{};
-        auto empty = [&] { return total[2] == 0 && total[3] == 0 && total[4] == 0 && this->replies_.empty(); };
-        std::uint64_t now = 0;
-        auto last_report = std::chrono::steady_clock::now();
-        for (;; ++now) {
-            if (failures_.active())
-                failures_.step(
-                    now, [&](std::size_t c) { return links_.reverse(c); },
-                    [&](std::uint32_t channel) { this->link_failed(channel, now); });
-            if (cfg_.request_reply.enabled()) create_replies(now, rng);
-            if (!trace_end || now <= *trace_end) inject(now, rng);
-            this->tick_receivers(now);
-            this->deliver_events(now);
-            this->step_routers(now);
-            if (split) this->exchange(now, tx);
-            this->settle_losses();
-            total = {res_.measured_packets, res_.measured_delivered + res_.measured_lost, sources_.packets(), buffered_,
-                     in_flight_links_};
-            if (split) tx.sum(total);
-            if (sampled_.due(cfg_, now + 1)) {
-                if (!sampled_.period_over(now + 1, this->terminals_, cfg_, res_)) {
-                    res_.drained = false;  // unstable: reported saturated, not drained
-                    break;
-                }
-                bounds();
-            }
-            const bool measured_in = total[0] == total[1];
-            if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
-            if (now + 1 >= stop ||
-                (!trace_end && now >= window_end && total[2] > cfg_.max_queued_per_node * this->terminals_)) {
-                res_.drained = measured_in && !(trace_end && !empty());
-                break;
-            }
-            if (total[2] >= source_packet_cap_) {  // the memory limit: stop rather than grow
-                res_.source_limit_reached = true;
-                res_.drained = false;
-                break;
-            }
-            if (this->watchdog_.due() && total[3] > 0) {
-                if (auto report = this->find_deadlock(now, tx, total[3])) {
-                    res_.deadlock = std::move(report);
-                    res_.drained = false;
-                    break;
-                }
-            }
-            if (cfg_.on_progress && (now & 0x3fff) == 0) {
-                const auto t = std::chrono::steady_clock::now();
-                if (std::chrono::duration<double>(t - last_report).count() >= cfg_.progress_seconds) {
-                    last_report = t;
-                    cfg_.on_progress(CycleProgress{now, stop, res_.measured_packets, res_.measured_delivered});
-                }
-            }
-        }
-        res_.flits_in_flight = this->count_in_flight();
-        if (split)
-            cycle::sum_over_ranks(tx, res_, {&latency_hist_, &network_hist_, &message_hist_, &this->transaction_hist_},
-                                  sent_in_window_);
-        CycleResult r = finish(now + 1);
-        cfg_.warmup = fixed_warmup;
-        cfg_.measure = fixed_measure;
-        return r;
-    }
-
-    CycleResult finish(std::uint64_t cycles) {
-        res_.cycles = cycles;
-        res_.window_start = std::min(cfg_.warmup, cycles);
-        res_.window_cycles = std::min(cfg_.measure, cycles - res_.window_start);
-        // A run stopped early (the memory limit) measured only part of its window.
-        const auto window = static_cast<double>(std::max<std::uint64_t>(
-            1, std::min(cfg_.measure, cycles > cfg_.warmup ? cycles - cfg_.warmup : 0)));
-        const double window_node_cycles = window * this->terminals_;  // per terminal (a node, unless concentrated)
-        res_.offered = static_cast<double>(res_.flits_created_in_window + res_.flits_refused_in_window) /
-                       window_node_cycles;
-        res_.refused = static_cast<double>(res_.flits_refused_in_window) / window_node_cycles;
-        res_.accepted = static_cast<double>(res_.flits_ejected_in_window) / window_node_cycles;
-        res_.saturated = !res_.drained || res_.accepted < 0.95 * res_.offered;
-        res_.latency = LatencySummary::of(latency_hist_);
-        res_.network_latency = LatencySummary::of(network_hist_);
-        res_.hops_mean = res_.measured_delivered
-                             ? static_cast<double>(res_.measured_hops) / static_cast<double>(res_.measured_delivered)
-                             : 0.0;
-        res_.message_latency = LatencySummary::of(message_hist_);
-        res_.transaction_latency = LatencySummary::of(this->transaction_hist_);
-        res_.ports_per_node = P;
-        res_.terminals_per_node = this->per_node_;
-        res_.terminals = this->terminals_;
-        res_.classes = this->classes_.finish(window_node_cycles);
-        res_.channel_utilisation.resize(sent_in_window_.size());
-        for (std::size_t c = 0; c < sent_in_window_.size(); ++c)
-            res_.channel_utilisation[c] = static_cast<double>(sent_in_window_[c]) / window;
-        return std::move(res_);
-    }
-
-    cycle::SampledWindow sampled_;
+    cycle::Kernel<Fab, A> kernel_;
+    Tx tx_{};
+    cycle::Partition partition_;
 };
 
 /// Runs one Bernoulli simulation of `fabric` (switch allocator A).

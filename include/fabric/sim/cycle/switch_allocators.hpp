@@ -19,9 +19,12 @@
 // output VC of every hop, so an input VC makes one VC request and any of those
 // allocators reduces to one round-robin arbiter per output VC
 // (RoundRobinVcAllocator).
+//
+// A router step makes few requests (often one), so SeparableSwitch works on the
+// ports that requested only, never on every port of the router.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -38,6 +41,7 @@ namespace detail {
 constexpr bool nearer(std::uint32_t from, std::uint32_t a, std::uint32_t b, std::uint32_t n) {
     return (a >= from ? a - from : a + n - from) < (b >= from ? b - from : b + n - from);
 }
+constexpr std::uint32_t past(std::uint32_t x, std::uint32_t n) { return x + 1 == n ? 0 : x + 1; }
 
 struct SwitchRequest {
     std::uint32_t in, vc, out;
@@ -46,20 +50,20 @@ struct SwitchRequest {
 /// For allocators that match ports, not VCs: each matched input sends the VC
 /// nearest at or after its VC pointer among those that asked for its output;
 /// grants go out in increasing output order and move the VC pointers.
-template <std::uint32_t Ports, std::uint32_t V, class Grant>
-void grant_matched(std::span<const SwitchRequest> requests, const std::array<std::uint32_t, Ports>& in_match,
-                   const std::array<std::uint32_t, Ports>& out_match, std::uint32_t* vc_rr, Grant& grant) {
-    std::array<std::uint32_t, Ports> vc_of;
-    vc_of.fill(cycle::no_port);
+template <class Grant>
+void grant_matched(std::span<const SwitchRequest> requests, std::span<const std::uint32_t> in_match,
+                   std::span<const std::uint32_t> out_match, std::span<std::uint32_t> vc_of, std::uint32_t* vc_rr,
+                   std::uint32_t vcs, Grant& grant) {
+    std::fill(vc_of.begin(), vc_of.end(), cycle::no_port);
     for (const auto [in, vc, out] : requests) {
         if (in_match[in] != out) continue;
-        if (vc_of[in] == cycle::no_port || nearer(vc_rr[in], vc, vc_of[in], V)) vc_of[in] = vc;
+        if (vc_of[in] == cycle::no_port || nearer(vc_rr[in], vc, vc_of[in], vcs)) vc_of[in] = vc;
     }
-    for (std::uint32_t out = 0; out < Ports; ++out) {
+    for (std::uint32_t out = 0; out < out_match.size(); ++out) {
         const std::uint32_t in = out_match[out];
         if (in == cycle::no_port) continue;
         grant(in, vc_of[in], out);
-        vc_rr[in] = vc_of[in] + 1 == V ? 0 : vc_of[in] + 1;
+        vc_rr[in] = past(vc_of[in], vcs);
     }
 }
 }  // namespace detail
@@ -67,49 +71,69 @@ void grant_matched(std::span<const SwitchRequest> requests, const std::array<std
 struct SeparableSwitch {
     static constexpr std::string_view name = "separable input-first round robin";
 
-    template <std::uint32_t Ports, std::uint32_t V>
     class stage {
     public:
-        void reset(std::size_t routers) {
-            in_rr_.assign(routers * Ports, 0);
-            out_rr_.assign(routers * Ports, 0);
+        void reset(std::size_t routers, std::uint32_t ports, std::uint32_t vcs) {
+            ports_ = ports;
+            vcs_ = vcs;
+            in_rr_.assign(routers * ports, 0);
+            out_rr_.assign(routers * ports, 0);
+            choice_.assign(ports, cycle::no_port);
+            out_.assign(ports, 0);
+            winner_.assign(ports, cycle::no_port);
+            ins_.assign(ports, 0);
+            outs_.assign(ports, 0);
+            n_ins_ = 0;
         }
         void begin(std::uint32_t router) {
-            base_ = static_cast<std::size_t>(router) * Ports;
-            choice_.fill(cycle::no_port);
-            any_ = false;
+            base_ = std::size_t{router} * ports_;
+            for (std::uint32_t i = 0; i < n_ins_; ++i) choice_[ins_[i]] = cycle::no_port;
+            n_ins_ = 0;
         }
         void request(std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
-            if (choice_[in] != cycle::no_port && !detail::nearer(in_rr_[base_ + in], vc, choice_[in], V)) return;
-            choice_[in] = vc;
+            std::uint32_t& choice = choice_[in];
+            if (choice == cycle::no_port) {
+                ins_[n_ins_++] = in;
+            } else if (!detail::nearer(in_rr_[base_ + in], vc, choice, vcs_)) {
+                return;
+            }
+            choice = vc;
             out_[in] = out;
-            any_ = true;
         }
-        [[nodiscard]] bool any() const { return any_; }
+        [[nodiscard]] bool any() const { return n_ins_ != 0; }
         template <class Grant>
         void allocate(Grant&& grant) {
-            std::array<std::uint32_t, Ports> winner;
-            winner.fill(cycle::no_port);
             std::uint32_t* const out_rr = out_rr_.data() + base_;
-            for (std::uint32_t in = 0; in < Ports; ++in) {
-                if (choice_[in] == cycle::no_port) continue;
-                const std::uint32_t out = out_[in];
-                if (winner[out] == cycle::no_port || detail::nearer(out_rr[out], in, winner[out], Ports)) winner[out] = in;
+            std::uint32_t n_outs = 0;
+            for (std::uint32_t i = 0; i < n_ins_; ++i) {
+                const std::uint32_t in = ins_[i], out = out_[in];
+                std::uint32_t& w = winner_[out];
+                if (w == cycle::no_port) {
+                    outs_[n_outs++] = out;
+                    w = in;
+                } else if (detail::nearer(out_rr[out], in, w, ports_)) {
+                    w = in;
+                }
             }
-            for (std::uint32_t out = 0; out < Ports; ++out) {
-                const std::uint32_t in = winner[out];
-                if (in == cycle::no_port) continue;
-                grant(in, choice_[in], out);
-                out_rr[out] = in + 1 == Ports ? 0 : in + 1;
-                in_rr_[base_ + in] = choice_[in] + 1 == V ? 0 : choice_[in] + 1;
+            if (n_outs > 1) std::sort(outs_.begin(), outs_.begin() + n_outs);  // grants go out by output port
+            for (std::uint32_t i = 0; i < n_outs; ++i) {
+                const std::uint32_t out = outs_[i], in = winner_[out];
+                winner_[out] = cycle::no_port;
+                const std::uint32_t vc = choice_[in];
+                out_rr[out] = detail::past(in, ports_);
+                in_rr_[base_ + in] = detail::past(vc, vcs_);
+                grant(in, vc, out);
             }
         }
 
     private:
+        std::uint32_t ports_ = 1, vcs_ = 1;
         std::vector<std::uint32_t> in_rr_, out_rr_;  // per router and port
         std::size_t base_ = 0;
-        std::array<std::uint32_t, Ports> choice_{}, out_{};
-        bool any_ = false;
+        std::vector<std::uint32_t> choice_, out_;  // per input port: the VC put forward and its output
+        std::vector<std::uint32_t> winner_;        // per output port, during allocate
+        std::vector<std::uint32_t> ins_, outs_;    // the input ports that requested; the outputs asked for
+        std::uint32_t n_ins_ = 0;
     };
 };
 
@@ -118,63 +142,69 @@ struct Islip {
     static_assert(Iterations >= 1, "fabric: Islip<I> needs at least one iteration; use Islip<1> for BookSim's default");
     static constexpr std::string_view name = "iSLIP";
 
-    template <std::uint32_t Ports, std::uint32_t V>
     class stage {
     public:
-        void reset(std::size_t routers) {
-            grant_rr_.assign(routers * Ports, 0);
-            accept_rr_.assign(routers * Ports, 0);
-            vc_rr_.assign(routers * Ports, 0);
+        void reset(std::size_t routers, std::uint32_t ports, std::uint32_t vcs) {
+            ports_ = ports;
+            vcs_ = vcs;
+            grant_rr_.assign(routers * ports, 0);
+            accept_rr_.assign(routers * ports, 0);
+            vc_rr_.assign(routers * ports, 0);
+            requests_.assign(std::size_t{ports} * vcs, {});
+            for (auto* v : {&in_match_, &out_match_, &granted_, &accepted_, &vc_of_}) v->assign(ports, 0);
         }
         void begin(std::uint32_t router) {
-            base_ = static_cast<std::size_t>(router) * Ports;
+            base_ = std::size_t{router} * ports_;
             count_ = 0;
         }
         void request(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { requests_[count_++] = {in, vc, out}; }
         [[nodiscard]] bool any() const { return count_ != 0; }
         template <class Grant>
         void allocate(Grant&& grant) {
-            std::array<std::uint32_t, Ports> in_match, out_match, granted, accepted;
-            in_match.fill(cycle::no_port);
-            out_match.fill(cycle::no_port);
+            std::fill(in_match_.begin(), in_match_.end(), cycle::no_port);
+            std::fill(out_match_.begin(), out_match_.end(), cycle::no_port);
             std::uint32_t* const g = grant_rr_.data() + base_;
             std::uint32_t* const a = accept_rr_.data() + base_;
             for (unsigned it = 0; it < Iterations; ++it) {
-                granted.fill(cycle::no_port);
-                accepted.fill(cycle::no_port);
+                std::fill(granted_.begin(), granted_.end(), cycle::no_port);
+                std::fill(accepted_.begin(), accepted_.end(), cycle::no_port);
                 for (std::uint32_t r = 0; r < count_; ++r) {  // grant
                     const auto [in, vc, out] = requests_[r];
-                    if (in_match[in] != cycle::no_port || out_match[out] != cycle::no_port) continue;
-                    if (granted[out] == cycle::no_port || detail::nearer(g[out], in, granted[out], Ports)) granted[out] = in;
+                    if (in_match_[in] != cycle::no_port || out_match_[out] != cycle::no_port) continue;
+                    if (granted_[out] == cycle::no_port || detail::nearer(g[out], in, granted_[out], ports_))
+                        granted_[out] = in;
                 }
                 bool more = false;
-                for (std::uint32_t out = 0; out < Ports; ++out) {  // accept
-                    const std::uint32_t in = granted[out];
+                for (std::uint32_t out = 0; out < ports_; ++out) {  // accept
+                    const std::uint32_t in = granted_[out];
                     if (in == cycle::no_port) continue;
-                    if (accepted[in] == cycle::no_port || detail::nearer(a[in], out, accepted[in], Ports)) accepted[in] = out;
+                    if (accepted_[in] == cycle::no_port || detail::nearer(a[in], out, accepted_[in], ports_))
+                        accepted_[in] = out;
                 }
-                for (std::uint32_t in = 0; in < Ports; ++in) {
-                    const std::uint32_t out = accepted[in];
+                for (std::uint32_t in = 0; in < ports_; ++in) {
+                    const std::uint32_t out = accepted_[in];
                     if (out == cycle::no_port) continue;
-                    in_match[in] = out;
-                    out_match[out] = in;
+                    in_match_[in] = out;
+                    out_match_[out] = in;
                     more = true;
                     if (it == 0) {
-                        a[in] = out + 1 == Ports ? 0 : out + 1;
-                        g[out] = in + 1 == Ports ? 0 : in + 1;
+                        a[in] = detail::past(out, ports_);
+                        g[out] = detail::past(in, ports_);
                     }
                 }
                 if (!more) break;
             }
-            detail::grant_matched<Ports, V>(std::span(requests_.data(), count_), in_match, out_match,
-                                            vc_rr_.data() + base_, grant);
+            detail::grant_matched(std::span(requests_.data(), count_), in_match_, out_match_, vc_of_,
+                                  vc_rr_.data() + base_, vcs_, grant);
         }
 
     private:
+        std::uint32_t ports_ = 1, vcs_ = 1;
         std::vector<std::uint32_t> grant_rr_, accept_rr_, vc_rr_;  // per router and port
         std::size_t base_ = 0;
-        std::array<detail::SwitchRequest, Ports * V> requests_{};
+        std::vector<detail::SwitchRequest> requests_;
         std::uint32_t count_ = 0;
+        std::vector<std::uint32_t> in_match_, out_match_, granted_, accepted_, vc_of_;  // per port, during allocate
     };
 };
 
@@ -195,12 +225,15 @@ struct SeparableOutputFirst : Islip<1> {
 struct Wavefront {
     static constexpr std::string_view name = "wavefront";
 
-    template <std::uint32_t Ports, std::uint32_t V>
     class stage {
     public:
-        void reset(std::size_t routers) {
+        void reset(std::size_t routers, std::uint32_t ports, std::uint32_t vcs) {
+            ports_ = ports;
+            vcs_ = vcs;
             diagonal_.assign(routers, 0);
-            vc_rr_.assign(routers * Ports, 0);
+            vc_rr_.assign(routers * ports, 0);
+            requests_.assign(std::size_t{ports} * vcs, {});
+            for (auto* v : {&in_match_, &out_match_, &vc_of_}) v->assign(ports, 0);
         }
         void begin(std::uint32_t router) {
             router_ = router;
@@ -210,31 +243,33 @@ struct Wavefront {
         [[nodiscard]] bool any() const { return count_ != 0; }
         template <class Grant>
         void allocate(Grant&& grant) {
-            std::array<std::uint32_t, Ports> in_match, out_match;
-            in_match.fill(cycle::no_port);
-            out_match.fill(cycle::no_port);
+            std::fill(in_match_.begin(), in_match_.end(), cycle::no_port);
+            std::fill(out_match_.begin(), out_match_.end(), cycle::no_port);
             std::uint32_t& first = diagonal_[router_];
-            for (std::uint32_t step = 0; step < Ports; ++step) {
-                const std::uint32_t d = (first + step) % Ports;
+            for (std::uint32_t step = 0; step < ports_; ++step) {
+                const std::uint32_t d = (first + step) % ports_;
                 for (std::uint32_t r = 0; r < count_; ++r) {
                     const auto [in, vc, out] = requests_[r];
-                    if ((in + out) % Ports != d || in_match[in] != cycle::no_port || out_match[out] != cycle::no_port)
+                    if ((in + out) % ports_ != d || in_match_[in] != cycle::no_port ||
+                        out_match_[out] != cycle::no_port)
                         continue;
-                    in_match[in] = out;
-                    out_match[out] = in;
+                    in_match_[in] = out;
+                    out_match_[out] = in;
                 }
             }
-            first = first + 1 == Ports ? 0 : first + 1;
-            detail::grant_matched<Ports, V>(std::span(requests_.data(), count_), in_match, out_match,
-                                            vc_rr_.data() + static_cast<std::size_t>(router_) * Ports, grant);
+            first = detail::past(first, ports_);
+            detail::grant_matched(std::span(requests_.data(), count_), in_match_, out_match_, vc_of_,
+                                  vc_rr_.data() + std::size_t{router_} * ports_, vcs_, grant);
         }
 
     private:
+        std::uint32_t ports_ = 1, vcs_ = 1;
         std::vector<std::uint32_t> diagonal_;  // per router
         std::vector<std::uint32_t> vc_rr_;     // per router and input port
         std::uint32_t router_ = 0;
-        std::array<detail::SwitchRequest, Ports * V> requests_{};
+        std::vector<detail::SwitchRequest> requests_;
         std::uint32_t count_ = 0;
+        std::vector<std::uint32_t> in_match_, out_match_, vc_of_;  // per port, during allocate
     };
 };
 
@@ -254,10 +289,11 @@ struct Speedup {
     static constexpr std::string_view name = A::name;
     static constexpr std::uint32_t input_speedup = In, output_speedup = Out;
 
-    template <std::uint32_t Ports, std::uint32_t V>
     class stage {
     public:
-        void reset(std::size_t routers) { inner_.reset(routers); }
+        void reset(std::size_t routers, std::uint32_t ports, std::uint32_t vcs) {
+            inner_.reset(routers, ports * (In > Out ? In : Out), vcs);
+        }
         void begin(std::uint32_t router) { inner_.begin(router); }
         void request(std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
             inner_.request(in * In + vc % In, vc, out * Out + in % Out);
@@ -269,7 +305,7 @@ struct Speedup {
         }
 
     private:
-        typename A::template stage<Ports * (In > Out ? In : Out), V> inner_;
+        typename A::stage inner_;
     };
 };
 

@@ -1,0 +1,131 @@
+// Where traffic enters a cycle-kernel run: a message becomes one packet (or, with
+// max_packet_flits, its packets) in a source queue of its terminal, with its route
+// choice drawn now; request-reply answers enter when due. The sources own the
+// terminals' queues and, with max_outstanding, the requests each terminal awaits
+// an answer to. A terminal simulated elsewhere (a partitioned run) still draws
+// what it would draw, so that the one stream of random numbers stays the serial
+// kernel's, and creates nothing here.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <fabric/core/random.hpp>
+#include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/shape.hpp>
+#include <fabric/sim/cycle/sinks.hpp>
+
+namespace fabric::cycle {
+
+class Sources {
+public:
+    void reset(const Shape& shape, const CycleConfig& cfg, std::uint32_t classes) {
+        queues_.reset(shape.terminals, cfg.injection_queues, classes);
+        outstanding_.assign(cfg.request_reply.max_outstanding ? shape.terminals : 0, 0);
+        limit_ = cfg.request_reply.max_outstanding;
+    }
+
+    [[nodiscard]] SourceQueues& queues() { return queues_; }
+    [[nodiscard]] const SourceQueues& queues() const { return queues_; }
+    /// With max_outstanding: whether terminal t has that many requests unanswered (it makes no draw).
+    [[nodiscard]] bool at_limit(std::uint32_t t) const { return !outstanding_.empty() && outstanding_[t] >= limit_; }
+    /// A transaction of terminal t ended (its reply arrived or was lost, or its request was lost).
+    void transaction_over(std::uint32_t t) {
+        if (!outstanding_.empty()) --outstanding_[t];
+    }
+
+    /// A message of `size` flits from src to dst in traffic class `klass` at
+    /// `now`: one packet, or with max_packet_flits its packets, all through one
+    /// injection queue (dealt to the class's queues at the node in turn, message
+    /// by message). A message split over ranks is held by its destination's rank.
+    template <class Kernel>
+    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
+                        std::uint32_t klass, Kernel& k) {
+        const std::uint32_t queue = queues_.deal(src, klass);
+        const std::uint32_t most = k.cfg().max_packet_flits;
+        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr, k);
+        const bool measured = k.cfg().in_window(now);
+        MessageTable& messages = k.sinks().messages();
+        std::uint32_t id = none;
+        const bool numbered = k.split();  // every rank numbers every message
+        if (numbered) id = messages.next_number();
+        if (!numbered || k.terminal_here(dst)) {
+            id = messages.open((size + most - 1) / most, now, measured);
+            if (measured) ++k.observer().res.measured_messages;
+        }
+        for (std::uint32_t part = 0; part * most < size; ++part)
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr, k);
+    }
+
+    /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
+    template <class Kernel>
+    void create_replies(std::uint64_t now, Random& rng, Kernel& k) {
+        for (auto& due = k.sinks().replies(); !due.empty() && due.front().at <= now; due.pop()) {
+            const PendingReply reply = due.front();
+            create_packet(reply.from, reply.to, k.cfg().request_reply.reply_flits, reply.at, rng,
+                          queues_.deal(reply.from, reply.klass), none, 0, &reply, k);
+        }
+    }
+
+private:
+    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
+    template <class Kernel>
+    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
+                       std::uint32_t queue, std::uint32_t message, std::uint32_t part, const PendingReply* answers,
+                       Kernel& k) {
+        const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
+        if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
+            (void)rng.next();
+            return;
+        }
+        const CycleConfig& cfg = k.cfg();
+        auto& obs = k.observer();
+        const bool in_window = cfg.in_window(now);
+        const std::uint32_t id = k.packets().take();
+        Packet& pk = k.packets()[id];
+        pk.number = number;
+        pk.src = src;
+        pk.dst = dst;
+        pk.size = static_cast<std::uint16_t>(size);
+        pk.created = now;
+        pk.measured = answers ? answers->measured : in_window;
+        pk.reply = answers != nullptr;
+        pk.klass = static_cast<std::uint8_t>(queues_.class_of(queue));
+        pk.level = obs.classes.level(pk.klass);
+        obs.classes.created(pk.klass, size, in_window, pk.measured);
+        if (answers) pk.request_created = answers->request_created;
+        else if (!outstanding_.empty()) ++outstanding_[src];
+        pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
+        pk.message = message;
+        pk.part = part;
+        if (cfg.track_reorder) pk.sequence = k.sinks().next_sequence(src, dst);
+        if (!obs.res.nodes.empty() && in_window) obs.res.nodes[src].flits_offered += size;
+        if (obs.watch.on() && (pk.watched = obs.watch.created(id))) {
+            const Shape& s = k.shape();
+            for (std::uint32_t i = 0; i < size; ++i)
+                obs.watch.event(id, FlitEventKind::created, now, i, s.router_of(src), s.port_of_terminal(src), queue);
+        }
+        if (pk.measured && !answers) ++obs.res.measured_packets;  // a reply was counted with its request
+        if (in_window) obs.res.flits_created_in_window += size;
+        // At the head of its queue it is routed at once, and its injection VC has a front flit.
+        auto& routers = k.routers();
+        const Shape& shape = k.shape();
+        const std::uint32_t router = shape.router_of(src);
+        if (!queues_.push(src, queue, id)) return routers.activate(router, routers.wake(router));
+        const std::uint32_t local = shape.port_of_terminal(src) * shape.vcs + queue;
+        k.write_route(id);
+        routers.start_head(router, local, id, 0, now + cfg.injection_latency, k);
+        routers.inputs().mark(router, local, true);
+        routers.activate(router, routers.inputs().router(router)[local].ready);
+    }
+
+    SourceQueues queues_;
+    std::vector<std::uint32_t> outstanding_;  // with max_outstanding: per terminal, requests awaiting their reply
+    std::uint32_t limit_ = 0;
+};
+
+}  // namespace fabric::cycle
