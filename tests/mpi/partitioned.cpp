@@ -45,36 +45,11 @@ public:
         add("saturated", r.saturated);
         add("drained", r.drained);
         add("source_limit_reached", r.source_limit_reached);
-        add("measured_packets", r.measured_packets);
-        add("measured_delivered", r.measured_delivered);
-        add("measured_lost", r.measured_lost);
-        add("measured_hops", r.measured_hops);
-        add("flits_created_in_window", r.flits_created_in_window);
-        add("flits_ejected_in_window", r.flits_ejected_in_window);
-        add("flits_refused_in_window", r.flits_refused_in_window);
-        add("flits_refused", r.flits_refused);
-        add("flit_moves", r.flit_moves);
-        add("flits_injected", r.flits_injected);
-        add("flits_ejected", r.flits_ejected);
-        add("flits_in_flight", r.flits_in_flight);
-        add("packets_delivered", r.packets_delivered);
-        add("delivered_latency_sum", r.delivered_latency_sum);
-        add("flits_dropped", r.flits_dropped);
-        add("packets_lost", r.packets_lost);
-        add("packets_unroutable", r.packets_unroutable);
-        add("out_of_order", r.out_of_order);
-        add("reorder_depth", r.reorder_depth);
-        add("packets_overtaking", r.packets_overtaking);
-        add("measured_messages", r.measured_messages);
-        add("measured_messages_delivered", r.measured_messages_delivered);
-        add("messages_delivered", r.messages_delivered);
-        add("messages_lost", r.messages_lost);
-        add("message_reorder_depth", r.message_reorder_depth);
-        add("packets_early", r.packets_early);
+        // Every count and maximum, by the names the result declares them with.
+        cycle::for_each_count(static_cast<const CycleCounts&>(r), [&](const char* name, std::uint64_t c) { add(name, c); });
+        cycle::for_each_count(static_cast<const CycleMaxima&>(r), [&](const char* name, std::uint64_t c) { add(name, c); });
         add("message_latency", r.message_latency);
-        add("replies_delivered", r.replies_delivered);
         add("transaction_latency", r.transaction_latency);
-        add("misdelivered", r.misdelivered);
         add("ports_per_node", r.ports_per_node);
         add("terminals_per_node", r.terminals_per_node);
         add("terminals", r.terminals);
@@ -82,9 +57,10 @@ public:
         for (double x : r.channel_utilisation) u << std::hexfloat << x << ' ';
         list_.emplace_back("channel_utilisation", u.str());
         std::ostringstream n;
-        for (const auto& c : r.nodes)
-            n << c.flits_offered << ',' << c.flits_refused << ',' << c.flits_injected << ',' << c.flits_accepted << ','
-              << c.packets_sent << ',' << c.latency_sent << ',' << c.packets_received << ',' << c.latency_received << ' ';
+        for (const auto& c : r.nodes) {
+            cycle::for_each_count(c, [&](const char*, std::uint64_t x) { n << x << ','; });
+            n << ' ';
+        }
         list_.emplace_back("nodes", n.str());
         list_.emplace_back("classes", std::to_string(r.classes.size()));
         std::ostringstream d;

@@ -69,11 +69,16 @@ TEST_CASE("the injection channel delays a head queued behind another only when i
     CHECK(last_latency(cfg, 1, 1, 10) == 5 + 9 + 9 * 2);
 }
 
-TEST_CASE("terminal settings are validated") {
+TEST_CASE("terminal settings are validated, and the router's head turnaround") {
     CycleConfig cfg;
     cfg.ejection_latency = max_delay_cycles + 1;
-    CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("injection_latency, ejection_latency and head_turnaround"),
+    CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("injection_latency and ejection_latency must each be at most"),
                          config_error);
+    CHECK_THROWS_WITH_AS(static_cast<const TerminalSettings&>(cfg).validate(),
+                         doctest::Contains("injection_latency and ejection_latency"), config_error);
+    CycleConfig router;
+    router.head_turnaround = max_delay_cycles + 1;
+    CHECK_THROWS_WITH_AS(router.validate(), doctest::Contains("head_turnaround must be at most"), config_error);
 }
 
 TEST_CASE("BookSim's settings together on an 8x8 torus: past saturation, no deadlock, every flit accounted for") {

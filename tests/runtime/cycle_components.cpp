@@ -49,11 +49,18 @@ TEST_CASE("EventWheel: a power-of-two horizon past the longest delay; events com
     w.schedule(now + 5, 1);
     w.schedule(now + 1, 2);
     w.schedule(now + 5, 3);
+    auto due = [&](std::uint64_t at) { return std::vector<int>(w.due(at).begin(), w.due(at).end()); };
     CHECK(w.due(now).empty());
-    CHECK(w.due(now + 1) == std::vector<int>{2});
-    CHECK(w.due(now + 5) == std::vector<int>{1, 3});
+    CHECK(due(now + 1) == std::vector<int>{2});
+    CHECK(due(now + 5) == std::vector<int>{1, 3});
     w.reset(5);
     CHECK(w.due(now + 5).empty());
+    // A bucket grows past its first storage and keeps it once cleared.
+    for (int i = 0; i < 40; ++i) w.schedule(now + 2, i);
+    CHECK(w.due(now + 2).size() == 40);
+    CHECK(w.due(now + 2)[39] == 39);
+    w.due(now + 2).clear();
+    CHECK(w.due(now + 2).empty());
 }
 
 TEST_CASE("SlotPool and RouteStore: a released slot is reused first; storage grows only past the peak") {
@@ -547,7 +554,8 @@ TEST_CASE("memory_need: each part worked by hand; a shape too large to count sat
     // routes of 1 hop, 8 bytes of flow-control state per (channel, VC).
     const MemoryNeed m = memory_need({2, 2, 1, 4, 0, 1, 8});
     const std::uint64_t input_vcs = 2 * 3 * 1, output_vcs = 2 * 2 * 1;
-    CHECK(m.buffers == input_vcs * (4 * sizeof(Flit) + sizeof(InputVc) + 8) + output_vcs * 8);
+    // Each input VC: its state with the front flit in it, 3 more flits in its ring, its owner and pointer.
+    CHECK(m.buffers == input_vcs * (3 * sizeof(Flit) + sizeof(InputVc) + 8) + output_vcs * 8);
     CHECK(m.in_network == input_vcs * 4 * (sizeof(Packet) + sizeof(RouteStep)));
     CHECK(m.per_queued_packet == sizeof(Packet) + 8);
     CHECK(m.fixed() == m.buffers + m.in_network);

@@ -75,9 +75,10 @@ inline nlohmann::json to_json(const Saturation& s) {
 }
 
 /// One run's figures: loads in flits/cycle/terminal, latencies in cycles (creation to
-/// tail ejection; network: from leaving the source queue), the conservation
-/// counts, the per-class figures (an empty list without traffic classes), and the
-/// deadlock report (null when none).
+/// tail ejection; network: from leaving the source queue), every count and maximum
+/// the result declares (CycleCounts, CycleMaxima, by their names), the per-class
+/// figures (an empty list without traffic classes), the deadlock report (null when
+/// none) and the units of the figures that have one.
 inline nlohmann::json to_json(const CycleResult& r) {
     nlohmann::json classes = nlohmann::json::array();  // with traffic classes: each one's figures
     for (const ClassResult& c : r.classes)
@@ -88,33 +89,40 @@ inline nlohmann::json to_json(const CycleResult& r) {
                            {"latency_p99", c.latency.p99},
                            {"measured_packets", c.measured_packets},
                            {"measured_delivered", c.measured_delivered}});
-    return nlohmann::json{{"offered", r.offered},
-                          {"accepted", r.accepted},
-                          {"refused", r.refused},
-                          {"latency_mean", r.latency.mean},
-                          {"latency_p50", r.latency.p50},
-                          {"latency_p99", r.latency.p99},
-                          {"latency_max", r.latency.max},
-                          {"network_latency_mean", r.network_latency.mean},
-                          {"hops_mean", r.hops_mean},
-                          {"terminals", r.terminals},
-                          {"terminals_per_node", r.terminals_per_node},
-                          {"cycles", r.cycles},
-                          {"window_start", r.window_start},
-                          {"window_cycles", r.window_cycles},
-                          {"sample_periods", r.sample_periods},
-                          {"sampling_converged", r.sampling_converged},
-                          {"saturated", r.saturated},
-                          {"source_limit_reached", r.source_limit_reached},
-                          {"drained", r.drained},
-                          {"measured_packets", r.measured_packets},
-                          {"flits_injected", r.flits_injected},
-                          {"flits_ejected", r.flits_ejected},
-                          {"flits_in_flight", r.flits_in_flight},
-                          {"replies_delivered", r.replies_delivered},
-                          {"transaction_latency_mean", r.transaction_latency.mean},
-                          {"classes", classes},
-                          {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
+    nlohmann::json j{{"offered", r.offered},
+                     {"accepted", r.accepted},
+                     {"refused", r.refused},
+                     {"latency_mean", r.latency.mean},
+                     {"latency_p50", r.latency.p50},
+                     {"latency_p99", r.latency.p99},
+                     {"latency_max", r.latency.max},
+                     {"network_latency_mean", r.network_latency.mean},
+                     {"hops_mean", r.hops_mean},
+                     {"terminals", r.terminals},
+                     {"terminals_per_node", r.terminals_per_node},
+                     {"cycles", r.cycles},
+                     {"window_start", r.window_start},
+                     {"window_cycles", r.window_cycles},
+                     {"sample_periods", r.sample_periods},
+                     {"sampling_converged", r.sampling_converged},
+                     {"saturated", r.saturated},
+                     {"source_limit_reached", r.source_limit_reached},
+                     {"drained", r.drained},
+                     {"transaction_latency_mean", r.transaction_latency.mean},
+                     {"message_latency_mean", r.message_latency.mean},
+                     {"classes", classes},
+                     {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
+    cycle::for_each_count(static_cast<const CycleCounts&>(r), [&](const char* name, std::uint64_t c) { j[name] = c; });
+    cycle::for_each_count(static_cast<const CycleMaxima&>(r), [&](const char* name, std::uint64_t c) { j[name] = c; });
+    const std::string load = "flits/cycle/terminal", cycles = "cycles";
+    j["units"] = {{"offered", load},           {"accepted", load},
+                  {"refused", load},           {"latency_mean", cycles},
+                  {"latency_p50", cycles},     {"latency_p99", cycles},
+                  {"latency_max", cycles},     {"network_latency_mean", cycles},
+                  {"hops_mean", "links"},      {"cycles", cycles},
+                  {"window_start", cycles},    {"window_cycles", cycles},
+                  {"transaction_latency_mean", cycles}, {"message_latency_mean", cycles}};
+    return j;
 }
 
 }  // namespace fabric::experiment

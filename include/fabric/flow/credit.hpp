@@ -56,6 +56,9 @@ struct Credit {
 
     /// can_send looks at the packet's size only under virtual cut-through.
     static constexpr bool needs_packet_size = false;
+    /// Each freed slot returns one credit, and an arriving flit tells nothing
+    /// (flow/traits.hpp).
+    static constexpr bool returns_unit_credits = true;
 
     [[nodiscard]] constexpr std::uint32_t buffer_flits() const { return buffer_flits_per_vc; }
     [[nodiscard]] constexpr std::uint32_t feedback_delay() const { return credit_delay; }

@@ -11,6 +11,10 @@
 //                              no frames
 //   tick(receiver_vc&, emit)   called at the start of each frame's credit slots
 //                              (periodic Credits); default: none
+//   returns_unit_credits       true when the feedback is exactly one credit per
+//                              flit freed (on_free emits 1, on_arrive nothing, no
+//                              ticks): the kernel then sends the credit without
+//                              calling the receiver's hooks; default: false
 #pragma once
 
 #include <cstdint>
@@ -36,6 +40,10 @@ struct flow_traits {
     static constexpr bool ticks = requires(const F& f, typename F::receiver_vc& r) {
         f.tick(r, detail::feedback_sink{});
     };
+    static constexpr bool returns_unit_credits = [] {
+        if constexpr (requires { F::returns_unit_credits; }) return F::returns_unit_credits && !ticks;
+        else return false;
+    }();
 };
 
 }  // namespace fabric

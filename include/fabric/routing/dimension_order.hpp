@@ -305,9 +305,11 @@ private:
                                           std::uint32_t& at, Hop* out, std::size_t n) {
         std::uint8_t vc = first_vc(topo, d, x, leg);
         const PortId port = T::port(d, leg.direction);
+        const std::uint32_t k = topo.extent(d);
         for (std::uint32_t h = 0; h < leg.hops; ++h) {
-            if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule>) {
-                if (topo.is_wraparound(NodeId{at}, port)) vc = 1;
+            if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule> && T::wraparound) {
+                // The hop that leaves the ring's last position (going +) or its first (going -) wraps round.
+                if (leg.direction > 0 ? x + 1 == k : x == 0) vc = 1;
             }
             out[n++] = Hop{NodeId{at}, port, vc};
             step(topo, d, at, x, leg.direction);

@@ -34,8 +34,10 @@
 //   sampler.hpp      BookSim's converging sampler, the window it chooses
 //   partition.hpp    a run's routers split over ranks: policies, transport, sums
 //   requirements.hpp what the kernel asks of a fabric type; the one-sentence errors
-//   kernel.hpp       the parts of a run and how they are joined
+//   core.hpp         the parts of a run and how they are joined, for a flow control and an allocator
+//   kernel.hpp       a fabric type's kernel: its core, links and routing policy's answers
 //   run.hpp          a run's phases, in order, and its derived figures
+//   workloads.hpp    arrivals from a pattern, traces, and the checks before a run
 //   simulator.hpp    CycleSimulator: runs (Bernoulli, traces), failures, transport
 #pragma once
 
@@ -48,6 +50,7 @@
 #include <fabric/sim/cycle/framing.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
+#include <fabric/sim/cycle/core.hpp>
 #include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/links.hpp>
 #include <fabric/sim/cycle/losses.hpp>
@@ -76,3 +79,4 @@
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
+#include <fabric/sim/cycle/workloads.hpp>

@@ -25,28 +25,36 @@ inline constexpr std::uint32_t no_port = std::numeric_limits<std::uint32_t>::max
 struct RoundRobinVcAllocator {
     static constexpr std::uint32_t free = std::numeric_limits<std::uint32_t>::max();
 
-    /// requests: (input VC, output VC) pairs; owner[output VC] is `free` or the
-    /// input VC holding it; pointer[output VC] its round-robin pointer. Calls
-    /// grant(input VC) for each winner and lost() for each request that found its
-    /// output VC taken by an earlier grant of this cycle.
-    template <class Grant, class Lost>
-    static void allocate(std::span<const std::pair<std::size_t, std::size_t>> requests, std::vector<std::uint32_t>& owner,
-                         std::vector<std::uint32_t>& pointer, std::size_t span, Grant&& grant, Lost&& lost) {
+    /// requests: (input VC, output VC) pairs; owner(output VC) is `free` or the
+    /// input VC holding it, pointer(output VC) its round-robin pointer (both
+    /// references). Calls grant(input VC) for each winner and lost() for each
+    /// request that found its output VC taken by an earlier grant of this cycle.
+    template <class OwnerOf, class PointerOf, class Grant, class Lost>
+    static void allocate_with(std::span<const std::pair<std::size_t, std::size_t>> requests, OwnerOf&& owner,
+                              PointerOf&& pointer, std::size_t span, Grant&& grant, Lost&& lost) {
         for (std::size_t i = 0; i < requests.size(); ++i) {
             const std::size_t ov = requests[i].second;
-            if (owner[ov] != free) {
+            if (owner(ov) != free) {
                 lost();
                 continue;
             }
             std::size_t best = requests[i].first;
             for (std::size_t j = i + 1; j < requests.size(); ++j)
                 if (requests[j].second == ov &&
-                    ring_distance(pointer[ov], requests[j].first, span) < ring_distance(pointer[ov], best, span))
+                    ring_distance(pointer(ov), requests[j].first, span) < ring_distance(pointer(ov), best, span))
                     best = requests[j].first;
-            owner[ov] = static_cast<std::uint32_t>(best);
-            pointer[ov] = static_cast<std::uint32_t>(best + 1);
+            owner(ov) = static_cast<std::uint32_t>(best);
+            pointer(ov) = static_cast<std::uint32_t>(best + 1);
             grant(best);
         }
+    }
+    /// The same, over two arrays indexed by output VC.
+    template <class Grant, class Lost>
+    static void allocate(std::span<const std::pair<std::size_t, std::size_t>> requests, std::vector<std::uint32_t>& owner,
+                         std::vector<std::uint32_t>& pointer, std::size_t span, Grant&& grant, Lost&& lost) {
+        allocate_with(
+            requests, [&](std::size_t ov) -> std::uint32_t& { return owner[ov]; },
+            [&](std::size_t ov) -> std::uint32_t& { return pointer[ov]; }, span, grant, lost);
     }
 };
 

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include <fabric/concepts/flow_control.hpp>
@@ -30,9 +32,11 @@ class Channels {
 public:
     using Frames = Framing<F>;
     static constexpr std::uint32_t protocol_flits = flow_traits<F>::protocol_flits;
+    /// One credit per flit freed and nothing on arrival (flow/traits.hpp): the
+    /// kernel sends the credit without asking the receiver's state.
+    static constexpr bool unit_credits = flow_traits<F>::returns_unit_credits;
 
-    template <class T>
-    Channels(const T& topo, const F& flow, const CycleConfig& cfg) : links_(topo, cfg), flow_(flow) {}
+    Channels(Links links, const F& flow) : links_(std::move(links)), flow_(flow) {}
 
     [[nodiscard]] Links& links() { return links_; }
     [[nodiscard]] const Links& links() const { return links_; }
@@ -60,7 +64,8 @@ public:
 
     /// Whether sender (channel * V + vc) may let a flit go: the head of a packet of
     /// `size` flits, or under virtual cut-through (`whole`) a whole packet.
-    [[nodiscard]] bool can_send(std::size_t sender, bool head, std::uint32_t size, bool whole) const {
+    [[gnu::always_inline]] [[nodiscard]] bool can_send(std::size_t sender, bool head, std::uint32_t size,
+                                                       bool whole) const {
         return flow_.can_send(sender_[sender], head, size, whole);
     }
     [[nodiscard]] const typename F::sender_vc& sender(std::size_t s) const { return sender_[s]; }
@@ -69,8 +74,9 @@ public:
     /// Puts flit `f` of packet `pk` on the link of `channel`, VC `vc`, from cycle
     /// `leaves` on; returns the cycle from which the link is free again. Flits put
     /// on in the window `cfg` names are counted per channel.
-    std::uint64_t put_on_link(std::size_t channel, std::uint32_t vc, const Flit& f, std::uint64_t leaves,
-                              const CycleConfig& cfg, PacketTable& packets) {
+    [[gnu::always_inline]] std::uint64_t put_on_link(std::size_t channel, std::uint32_t vc, const Flit& f,
+                                                     std::uint64_t leaves, const CycleConfig& cfg, PacketTable& packets,
+                                                     std::uint32_t route) {
         const std::uint32_t ser = links_.serialisation(channel);
         // Words the protocol puts before a head (Magic, Start), then the flit;
         // each takes the next data slot of the link's frame.
@@ -84,8 +90,9 @@ public:
         // Received once its last bit is in: serialisation - 1 cycles after its first, plus the latency.
         const std::uint64_t due = enter + ser - 1 + links_.latency(channel);
         const std::uint32_t down = links_.down(channel);
-        const Arrival a{Flit{f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1)}, down,
-                        links_.down_port(channel) * vcs_ + vc};
+        const Flit onward = f.onward();
+        const Arrival a{onward, down, links_.down_port(channel) * vcs_ + vc, route,
+                        f.index == 0 ? packets.routes().step(route, onward.hop()) : RouteStep{0, 0}};
         if (remote_.here(down)) {
             arrivals_.schedule(due, a);
             ++in_flight_;
@@ -100,15 +107,25 @@ public:
 
     /// A flit left (freed) or entered input VC (port, vc) of router n: the
     /// receiver's protocol may send feedback upstream.
-    void freed(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
+    [[gnu::always_inline]] void freed(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
         const std::size_t channel = std::size_t{n} * ports_ + port;
-        flow_.on_free(receiver_[channel * vcs_ + vc],
-                      [&](std::uint64_t value) { send_feedback(links_.up(channel), vc, value, now); });
+        if constexpr (unit_credits) {  // one credit per flit freed (flow/traits.hpp)
+            send_feedback(links_.up(channel), links_.up_node(channel), vc, 1, now);
+        } else {
+            flow_.on_free(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
+                send_feedback(links_.up(channel), links_.up_node(channel), vc, value, now);
+            });
+        }
     }
-    void arrived(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
-        const std::size_t channel = std::size_t{n} * ports_ + port;
-        flow_.on_arrive(receiver_[channel * vcs_ + vc],
-                        [&](std::uint64_t value) { send_feedback(links_.up(channel), vc, value, now); });
+    [[gnu::always_inline]] void arrived(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
+        if constexpr (!unit_credits) {  // such a protocol tells nothing on arrival
+            const std::size_t channel = std::size_t{n} * ports_ + port;
+            flow_.on_arrive(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
+                send_feedback(links_.up(channel), links_.up_node(channel), vc, value, now);
+            });
+        } else {
+            (void)n, (void)port, (void)vc, (void)now;
+        }
     }
 
     /// At the start of every frame's credit slots each receiver here sends its Credit.
@@ -119,8 +136,9 @@ public:
                 const std::uint32_t up = links_.up(channel);
                 if (up == Links::none || !remote_.here(static_cast<std::uint32_t>(channel / ports_))) continue;
                 for (std::uint32_t vc = 0; vc < vcs_; ++vc)
-                    flow_.tick(receiver_[channel * vcs_ + vc],
-                               [&](std::uint64_t value) { send_feedback(up, vc, value, now); });
+                    flow_.tick(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
+                        send_feedback(up, links_.up_node(channel), vc, value, now);
+                    });
             }
         } else {
             (void)now;
@@ -163,16 +181,17 @@ public:
     /// At the end of a partitioned run's cycle: the outboxes change hands.
     template <CycleTransport Tx>
     std::uint64_t exchange(std::uint64_t now, Tx& tx, Losses& losses, PacketTable& packets) {
-        return remote_.exchange(now, tx, losses, packets, arrivals_, feedback_, in_flight_);
+        return remote_.exchange(now, tx, losses, packets, arrivals_, in_flight_,
+                                [&](std::uint64_t due, const Feedback& f) { feedback_.schedule(due, f); });
     }
 
     [[nodiscard]] std::uint64_t in_flight() const { return in_flight_; }
     [[nodiscard]] std::vector<std::uint64_t>& sent_in_window() { return sent_in_window_; }
 
 private:
-    /// The receiver of `channel`, VC `vc`, tells its sender `value` (a credit).
-    void send_feedback(std::uint32_t channel, std::uint32_t vc, std::uint64_t value, std::uint64_t now) {
-        const std::uint32_t node = channel / ports_;
+    /// The receiver of `channel` (router `node`), VC `vc`, tells its sender `value` (a credit).
+    [[gnu::always_inline]] void send_feedback(std::uint32_t channel, std::uint32_t node, std::uint32_t vc, std::uint64_t value,
+                       std::uint64_t now) {
         const Feedback f{static_cast<std::uint32_t>(std::size_t{channel} * vcs_ + vc), node, value};
         const std::uint64_t due = now + flow_.feedback_delay();
         if (remote_.here(node)) feedback_.schedule(due, f);

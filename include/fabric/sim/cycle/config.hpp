@@ -131,40 +131,10 @@ struct RequestReply {
 /// The most traffic classes a run may have (CycleConfig::class_priority).
 inline constexpr std::size_t max_traffic_classes = 16;
 
-struct CycleConfig {
+/// The routers' settings: pipeline, switching, output queues, VC release and speculation.
+struct RouterSettings {
     PipelineDelays pipeline{};
     Switching switching = Switching::wormhole;
-    /// Link latency in cycles for every link, and one flit per cycle, when cycle_ns is 0.
-    std::uint32_t link_latency = 1;
-    /// When positive: the length of a cycle, from which every link class's latency
-    /// (rounded up, at least 1) and serialisation (flit_bytes over its bandwidth,
-    /// rounded up, at least 1 cycle per flit) follow.
-    double cycle_ns = 0;
-    std::uint32_t flit_bytes = 16;
-    std::uint64_t warmup = 1000;
-    std::uint64_t measure = 10000;
-    /// Cycles after the window (or after a trace's last message) to wait for the
-    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000.
-    std::uint64_t drain_limit = 0;
-    /// A deadlock is declared when flits that have not moved for this many cycles
-    /// wait on each other in a cycle of virtual channels.
-    std::uint64_t watchdog = 10000;
-    std::uint64_t seed = 1;
-    /// A run past saturation stops, once its measurement window is over, when the
-    /// source queues hold this many packets per node on average (it is then
-    /// reported saturated and not drained).
-    std::uint64_t max_queued_per_node = 256;
-    /// The packets one terminal's source queues may hold (created, tail not yet
-    /// injected). A message that the Bernoulli or on/off process draws for a
-    /// terminal holding this many is refused: never created, counted in
-    /// CycleResult::refused (the offered load still counts it). This bounds a
-    /// saturated run's memory to about terminals x this many packet records.
-    /// Trace messages and replies are never refused. 0 (the default): unbounded,
-    /// BookSim's methodology. A bound changes figures near saturation, where
-    /// queues grow long before they grow without end (a bound of 32 moves the 8x8
-    /// torus's tornado saturation from 0.109 to 0.116 flits/cycle/node, and
-    /// refuses 0.7% of a bursty load of 0.2 that unbounded queues carry).
-    std::uint32_t source_queue_packets = 0;
     /// Output buffering: when positive, every output virtual channel of a network
     /// port has a queue of this many flits. A flit crosses the switch into it as
     /// soon as it has room (one flit per output port per cycle), and the link takes
@@ -172,22 +142,6 @@ struct CycleConfig {
     /// lets go. A packet waiting for a slow or busy link then no longer blocks the
     /// input behind it until its queue fills. 0: input queued only.
     std::uint32_t output_buffer_flits = 0;
-    /// Injection queues per node (host interfaces feeding the router, each with
-    /// its own input VC on the injection port); messages are dealt to them in turn.
-    /// At most the number of virtual channels of the fabric's links.
-    std::uint32_t injection_queues = 1;
-    /// Bursty injection for run(); the default is Bernoulli.
-    OnOffInjection on_off{};
-    /// BookSim's converging sampler (sim/cycle/sampler.hpp): with a positive
-    /// sample_period it chooses the window, and warmup and measure are not used.
-    ConvergingSampling sampling{};
-    /// Terminal channels, in cycles (BookSim models both as one-cycle channels):
-    /// a packet's head reaches its router's injection port this long after it
-    /// could leave the source queue, and a flit ejected at a router reaches its
-    /// terminal this long after (latencies and the window count the terminal's
-    /// time). 0: the terminal sits on the router.
-    std::uint32_t injection_latency = 0;
-    std::uint32_t ejection_latency = 0;
     /// Cycles after a tail leaves an input VC before the head queued behind it
     /// starts routing (BookSim's input-queued router: 1). 0: routed at once.
     std::uint32_t head_turnaround = 0;
@@ -202,15 +156,65 @@ struct CycleConfig {
     /// free), so an uncontended head gains the VC allocation cycle at each router.
     /// No effect when pipeline.vc_allocation is 0.
     bool speculative = false;
+
+    void validate() const {
+        for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,
+                                          pipeline.switch_traversal})
+            detail::require(stage <= max_delay_cycles, "a router pipeline stage may take at most ", max_delay_cycles,
+                            " cycles; got ", stage);
+        detail::require(head_turnaround <= max_delay_cycles, "head_turnaround must be at most ", max_delay_cycles,
+                        " cycles; got ", head_turnaround);
+        detail::require(!wait_for_tail_credit || output_buffer_flits == 0, "wait_for_tail_credit is for input-queued "
+                        "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
+    }
+};
+
+/// The links' timing.
+struct LinkSettings {
+    /// Link latency in cycles for every link, and one flit per cycle, when cycle_ns is 0.
+    std::uint32_t link_latency = 1;
+    /// When positive: the length of a cycle, from which every link class's latency
+    /// (rounded up, at least 1) and serialisation (flit_bytes over its bandwidth,
+    /// rounded up, at least 1 cycle per flit) follow.
+    double cycle_ns = 0;
+    std::uint32_t flit_bytes = 16;
+
+    void validate() const {
+        detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");
+        detail::require(link_latency <= max_delay_cycles, "link_latency must be at most ", max_delay_cycles,
+                        " cycles; got ", link_latency);
+        detail::require(cycle_ns >= 0, "cycle_ns must be zero (unit timing) or positive; got ", cycle_ns);
+        detail::require(std::isfinite(cycle_ns) && cycle_ns <= 1e9, "cycle_ns must be finite and at most 1e9; got ",
+                        cycle_ns);
+        detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
+    }
+};
+
+/// The terminals: how traffic enters the network and leaves it.
+struct TerminalSettings {
+    /// Injection queues per node (host interfaces feeding the router, each with
+    /// its own input VC on the injection port); messages are dealt to them in turn.
+    /// At most the number of virtual channels of the fabric's links.
+    std::uint32_t injection_queues = 1;
+    /// The packets one terminal's source queues may hold (created, tail not yet
+    /// injected). A message that the Bernoulli or on/off process draws for a
+    /// terminal holding this many is refused: never created, counted in
+    /// CycleResult::refused (the offered load still counts it). This bounds a
+    /// saturated run's memory to about terminals x this many packet records.
+    /// Trace messages and replies are never refused. 0 (the default): unbounded,
+    /// BookSim's methodology. A bound changes figures near saturation, where
+    /// queues grow long before they grow without end (a bound of 32 moves the 8x8
+    /// torus's tornado saturation from 0.109 to 0.116 flits/cycle/node, and
+    /// refuses 0.7% of a bursty load of 0.2 that unbounded queues carry).
+    std::uint32_t source_queue_packets = 0;
+    /// Bursty injection for run(); the default is Bernoulli.
+    OnOffInjection on_off{};
     /// When positive, a message (a Bernoulli draw of PacketSizes, or a trace
     /// message) longer than this is split into packets of this many flits (the
     /// last shorter), each routed on its own; the destination reassembles the
     /// message and CycleResult reports message latency and the reassembly depth.
     /// 0: every message is one packet.
     std::uint32_t max_packet_flits = 0;
-    /// Track, per source and destination, how far packets overtake one another:
-    /// CycleResult::reorder_depth (costs a map lookup per packet).
-    bool track_reorder = false;
     /// Traffic classes (BookSim's classes and class_priority): class c has
     /// priority class_priority[c], higher first. Every node has injection_queues
     /// injection VCs per class, and in VC and switch allocation a request of a
@@ -221,63 +225,103 @@ struct CycleConfig {
     std::vector<std::uint32_t> class_priority{};
     /// Request-reply traffic; off by default.
     RequestReply request_reply{};
-    /// Per-node counters in CycleResult::nodes (flits offered, injected and
-    /// accepted in the window; the measured packets' latency by source and by
-    /// destination). Off: nothing is kept.
-    bool node_statistics = false;
-    /// A trace of the flits of chosen packets (BookSim's watch_packets).
-    WatchSettings watch{};
+    /// Terminal channels, in cycles (BookSim models both as one-cycle channels):
+    /// a packet's head reaches its router's injection port this long after it
+    /// could leave the source queue, and a flit ejected at a router reaches its
+    /// terminal this long after (latencies and the window count the terminal's
+    /// time). 0: the terminal sits on the router.
+    std::uint32_t injection_latency = 0;
+    std::uint32_t ejection_latency = 0;
+
+    void validate() const {
+        detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
+        detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
+        on_off.validate();
+        request_reply.validate();
+        detail::require(class_priority.size() <= max_traffic_classes, "class_priority: at most ",
+                        max_traffic_classes, " traffic classes; got ", class_priority.size());
+        detail::require(!request_reply.enabled() || max_packet_flits == 0, "request_reply: a reply answers a packet, "
+                        "not a message split into packets; set max_packet_flits to 0");
+        for (const std::uint32_t d : {injection_latency, ejection_latency})
+            detail::require(d <= max_delay_cycles, "injection_latency and ejection_latency must each be at most ",
+                            max_delay_cycles, " cycles; got ", d);
+    }
+};
+
+/// The run's methodology: the measurement window, the drain, the deadlock
+/// watchdog, the seed and the limits a run stops at.
+struct MethodSettings {
+    std::uint64_t warmup = 1000;
+    std::uint64_t measure = 10000;
+    /// Cycles after the window (or after a trace's last message) to wait for the
+    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000.
+    std::uint64_t drain_limit = 0;
+    /// A deadlock is declared when flits that have not moved for this many cycles
+    /// wait on each other in a cycle of virtual channels.
+    std::uint64_t watchdog = 10000;
+    std::uint64_t seed = 1;
+    /// A run past saturation stops, once its measurement window is over, when the
+    /// source queues hold this many packets per node on average (it is then
+    /// reported saturated and not drained).
+    std::uint64_t max_queued_per_node = 256;
+    /// BookSim's converging sampler (sim/cycle/sampler.hpp): with a positive
+    /// sample_period it chooses the window, and warmup and measure are not used.
+    ConvergingSampling sampling{};
     /// The memory a run may take, in MB (2^20 bytes): a configuration whose
     /// buffers, and the packets and routes they can hold, need more is refused when
     /// the run starts (the message gives the figure); a run whose source queues
     /// would take the rest stops there, reported saturated with
     /// CycleResult::source_limit_reached (sim/cycle/memory.hpp).
     std::uint64_t memory_limit_mb = 4096;
-    /// Called about every progress_seconds of wall time during a run; empty (the
-    /// default): the library prints nothing. The tools pass one that writes a line.
-    std::function<void(const CycleProgress&)> on_progress{};
-    double progress_seconds = 3;
 
     void validate() const {
-        detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");
-        detail::require(cycle_ns >= 0, "cycle_ns must be zero (unit timing) or positive; got ", cycle_ns);
-        detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
         detail::require(measure >= 1, "the measurement window needs at least 1 cycle");
         detail::require(warmup < (std::uint64_t{1} << 60) && measure < (std::uint64_t{1} << 60) &&
                             drain_limit < (std::uint64_t{1} << 60) && watchdog < (std::uint64_t{1} << 60),
                         "warmup, measure, drain_limit and watchdog must each be below 2^60 cycles");
         detail::require(watchdog >= 1, "the deadlock watchdog needs at least 1 cycle");
         detail::require(max_queued_per_node >= 1, "max_queued_per_node must be at least 1");
-        detail::require(injection_queues >= 1, "a node needs at least one injection queue; got 0");
-        detail::require(max_packet_flits <= 65535, "max_packet_flits must be at most 65535; got ", max_packet_flits);
-        detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
         detail::require(memory_limit_mb >= 1, "memory_limit_mb must be at least 1");
-        on_off.validate();
-        detail::require(!wait_for_tail_credit || output_buffer_flits == 0, "wait_for_tail_credit is for input-queued "
-                        "routers: set output_buffer_flits to 0, or leave wait_for_tail_credit off");
         sampling.validate();
-        request_reply.validate();
-        detail::require(class_priority.size() <= max_traffic_classes, "class_priority: at most ",
-                        max_traffic_classes, " traffic classes; got ",
-                        class_priority.size());
-        detail::require(!request_reply.enabled() || max_packet_flits == 0, "request_reply: a reply answers a packet, "
-                        "not a message split into packets; set max_packet_flits to 0");
-        for (const std::uint32_t d : {injection_latency, ejection_latency, head_turnaround})
-            detail::require(d <= max_delay_cycles, "injection_latency, ejection_latency and head_turnaround must each be "
-                            "at most ", max_delay_cycles, " cycles; got ", d);
-        detail::require(link_latency <= max_delay_cycles, "link_latency must be at most ", max_delay_cycles,
-                        " cycles; got ", link_latency);
-        for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,
-                                          pipeline.switch_traversal})
-            detail::require(stage <= max_delay_cycles, "a router pipeline stage may take at most ", max_delay_cycles,
-                            " cycles; got ", stage);
-        detail::require(std::isfinite(cycle_ns) && cycle_ns <= 1e9, "cycle_ns must be finite and at most 1e9; got ",
-                        cycle_ns);
     }
 
     /// Whether a flit or packet event at `cycle` falls in the measurement window.
     [[nodiscard]] constexpr bool in_window(std::uint64_t cycle) const {
         return cycle >= warmup && cycle < warmup + measure;
+    }
+};
+
+/// What a run reports besides its result, and how it tells its progress.
+struct InstrumentSettings {
+    /// Track, per source and destination, how far packets overtake one another:
+    /// CycleResult::reorder_depth (costs a map lookup per packet).
+    bool track_reorder = false;
+    /// Per-node counters in CycleResult::nodes (flits offered, injected and
+    /// accepted in the window; the measured packets' latency by source and by
+    /// destination). Off: nothing is kept.
+    bool node_statistics = false;
+    /// A trace of the flits of chosen packets (BookSim's watch_packets).
+    WatchSettings watch{};
+    /// Called about every progress_seconds of wall time during a run; empty (the
+    /// default): the library prints nothing. The tools pass one that writes a line.
+    std::function<void(const CycleProgress&)> on_progress{};
+    double progress_seconds = 3;
+
+    void validate() const {
+        detail::require(progress_seconds > 0, "progress_seconds must be positive; got ", progress_seconds);
+    }
+};
+
+/// The cycle kernel's settings: each part's own settings in one value, so that a
+/// part takes its group (RouterSettings, LinkSettings, TerminalSettings,
+/// MethodSettings, InstrumentSettings) and a user sets any field by its name.
+struct CycleConfig : RouterSettings, LinkSettings, TerminalSettings, MethodSettings, InstrumentSettings {
+    void validate() const {
+        RouterSettings::validate();
+        LinkSettings::validate();
+        TerminalSettings::validate();
+        MethodSettings::validate();
+        InstrumentSettings::validate();
     }
 };
 

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <fabric/core/ids.hpp>
+#include <fabric/sim/cycle/links.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/routers.hpp>
@@ -37,7 +39,7 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
     const Shape& shape = k.shape();
     const std::uint32_t P = shape.ports, V = shape.vcs;
     const std::size_t count = in.size();  // output queue q is vertex count + q
-    const bool split = k.split();
+    const bool split = !std::is_same_v<Tx, Alone> && k.split();
     auto here = [&](std::size_t iv) { return k.router_here(in.node_of(iv)); };
     auto queue_here = [&](std::size_t q) { return k.router_here(static_cast<std::uint32_t>(q / V / P)); };
     auto stuck_here = [&](std::size_t iv) {
@@ -53,14 +55,15 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
     std::uint64_t any = 0;
     for (std::size_t iv = 0; iv < count && !any; ++iv) any = stuck_here(iv);
     for (std::size_t q = 0; q < out.size() && !any; ++q) any = queue_stuck_here(q);
-    if (split) tx.sum(std::span<std::uint64_t>(&any, 1));
+    if constexpr (!std::is_same_v<Tx, Alone>)
+        if (split) tx.sum(std::span<std::uint64_t>(&any, 1));
     if (!any) return std::nullopt;
     std::vector<std::uint64_t> flags;  // split: which vertices are stuck, on any rank
     if (split) {
         flags.assign(count + out.size(), 0);
         for (std::size_t iv = 0; iv < count; ++iv) flags[iv] = stuck_here(iv);
         for (std::size_t q = 0; q < out.size(); ++q) flags[count + q] = queue_stuck_here(q);
-        tx.sum(flags);
+        if constexpr (!std::is_same_v<Tx, Alone>) tx.sum(flags);
     }
     auto stuck = [&](std::size_t iv) { return split ? flags[iv] != 0 : stuck_here(iv); };
     auto queue_stuck = [&](std::size_t q) { return split ? flags[count + q] != 0 : queue_stuck_here(q); };
@@ -74,7 +77,6 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
         if (const std::size_t target = downstream(q / V, static_cast<std::uint32_t>(q % V)); stuck(target))
             wait(count + q, target);
     }
-    const std::vector<std::uint32_t>& owner = routers.owners();
     for (std::size_t iv = 0; iv < count; ++iv) {
         if (!here(iv) || !stuck(iv)) continue;
         const InputVc& v = in[iv];
@@ -82,10 +84,10 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
         const std::uint32_t n = in.node_of(iv);
         const std::size_t ov = in.index(n, v.out_port * V + v.out_vc);
         std::size_t target = none;
-        if (v.state == VcState::waiting_vc && owner[ov] == tail_pending) {
+        if (v.state == VcState::waiting_vc && routers.owner(ov) == tail_pending) {
             target = downstream(std::size_t{n} * P + v.out_port, v.out_vc);  // its last credit
-        } else if (v.state == VcState::waiting_vc && owner[ov] != none) {
-            target = owner[ov];
+        } else if (v.state == VcState::waiting_vc && routers.owner(ov) != none) {
+            target = routers.owner(ov);
         } else if (v.state == VcState::active && !routers.output_ready(n, in.local_of(iv), v, k)) {
             const std::size_t channel = std::size_t{n} * P + v.out_port;
             if (out.enabled()) {  // waits for room in the output queue
@@ -96,7 +98,8 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
         }
         if (target != none && stuck(target)) wait(iv, target);
     }
-    if (split) tx.gather(edges);
+    if constexpr (!std::is_same_v<Tx, Alone>)
+        if (split) tx.gather(edges);
     const auto cycle = Watchdog::find(count + out.size(), [&](auto&& add) {
         for (std::size_t e = 0; e < edges.size(); e += 2) add(edges[e], edges[e + 1]);
     });

@@ -18,6 +18,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
+#include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
 #include <fabric/sim/workload.hpp>
 
@@ -47,7 +48,7 @@ public:
         if (!far_.empty() && now >= bring_near_at_) bring_near(now);
         auto& due = wheel_[now & (horizon - 1)];
         if (due.empty()) return;
-        if (due.size() > 1) std::sort(due.begin(), due.end());
+        if (due.size() > 1) sort_small(due);
         current_.swap(due);
         for (const std::uint32_t n : current_) {
             create(n);
@@ -67,6 +68,17 @@ public:
 private:
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     static constexpr std::uint64_t horizon = 1024;  // cycles the wheel holds ahead
+
+    /// Node order, by insertion: a cycle's successes are few.
+    static void sort_small(Bucket<std::uint32_t>& b) {
+        if (b.size() > 32) return std::sort(b.begin(), b.end());
+        for (std::size_t i = 1; i < b.size(); ++i) {
+            const std::uint32_t x = b[i];
+            std::size_t j = i;
+            for (; j > 0 && b[j - 1] > x; --j) b[j] = b[j - 1];
+            b[j] = x;
+        }
+    }
 
     void schedule(std::uint32_t n, std::uint64_t now, std::uint64_t at) {
         if (at - now < horizon) {
@@ -93,8 +105,8 @@ private:
 
     double p_, log_miss_;
     std::uint32_t nodes_;
-    std::vector<std::vector<std::uint32_t>> wheel_;  // per cycle modulo the horizon: the nodes that create then
-    std::vector<std::uint32_t> current_;
+    std::vector<Bucket<std::uint32_t>> wheel_;  // per cycle modulo the horizon: the nodes that create then
+    Bucket<std::uint32_t> current_;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> far_;  // (cycle, node) past the horizon
     std::uint64_t bring_near_at_ = never;
     bool first_ = true;
@@ -189,11 +201,11 @@ public:
         ++held_[node];
         return ring.size() == 1;
     }
-    [[nodiscard]] std::uint32_t front(std::uint32_t node, std::uint32_t q) const {
+    [[gnu::always_inline]] [[nodiscard]] std::uint32_t front(std::uint32_t node, std::uint32_t q) const {
         return rings_[static_cast<std::size_t>(node) * queues_ + q].front();
     }
     /// Removes the front packet; returns whether the queue is empty now.
-    bool pop(std::uint32_t node, std::uint32_t q) {
+    [[gnu::always_inline]] bool pop(std::uint32_t node, std::uint32_t q) {
         auto& ring = rings_[static_cast<std::size_t>(node) * queues_ + q];
         ring.pop();
         --packets_;

@@ -26,11 +26,11 @@ public:
     static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
 
     template <class T>
-    Links(const T& topo, const CycleConfig& cfg) : ports_(static_cast<std::uint32_t>(T::ports_per_node)) {
+    Links(const T& topo, const LinkSettings& cfg) : ports_(static_cast<std::uint32_t>(T::ports_per_node)) {
         const auto nodes = static_cast<std::uint32_t>(topo.node_count());
         const std::size_t channels = static_cast<std::size_t>(nodes) * ports_;
         wire_.assign(channels, Wire{none, 0, cfg.link_latency, 1});
-        up_.assign(channels, none);
+        up_.assign(channels, Feeder{none, none});
         std::vector<std::uint32_t> class_latency(link_class_count_v<T>, cfg.link_latency);
         std::vector<std::uint32_t> class_serial(link_class_count_v<T>, 1);
         if (cfg.cycle_ns > 0) {
@@ -48,7 +48,7 @@ public:
             const std::size_t c = link.index;
             const std::uint32_t back = topo.reverse_port(link.node, link.port).value;
             wire_[c] = Wire{link.to.value, back, class_latency[link.link_class], class_serial[link.link_class]};
-            up_[channel(link.to.value, back)] = static_cast<std::uint32_t>(c);
+            up_[channel(link.to.value, back)] = Feeder{static_cast<std::uint32_t>(c), link.node.value};
         }
     }
 
@@ -63,7 +63,9 @@ public:
     /// The channel in the other direction of the same link.
     [[nodiscard]] std::size_t reverse(std::size_t c) const { return channel(wire_[c].down, wire_[c].down_port); }
     /// The channel feeding input port `port` of router `node` (none for an unused port).
-    [[nodiscard]] std::uint32_t up(std::size_t c) const { return up_[c]; }
+    [[nodiscard]] std::uint32_t up(std::size_t c) const { return up_[c].channel; }
+    /// The router of that feeding channel.
+    [[nodiscard]] std::uint32_t up_node(std::size_t c) const { return up_[c].node; }
     [[nodiscard]] std::uint32_t latency(std::size_t c) const { return wire_[c].latency; }
     [[nodiscard]] std::uint32_t serialisation(std::size_t c) const { return wire_[c].serial; }
     [[nodiscard]] std::uint32_t max_latency() const {
@@ -96,7 +98,10 @@ private:
     };
     std::uint32_t ports_;
     std::vector<Wire> wire_;
-    std::vector<std::uint32_t> up_;
+    struct Feeder {
+        std::uint32_t channel, node;  // the channel feeding an input port, and its router
+    };
+    std::vector<Feeder> up_;
 };
 
 }  // namespace fabric::cycle

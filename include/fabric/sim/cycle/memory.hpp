@@ -50,7 +50,8 @@ constexpr MemoryNeed memory_need(const MemoryShape& s) {
     const std::uint64_t input_vcs = mul(mul(s.nodes, add(s.ports, s.terminal_ports)), s.vcs);
     const std::uint64_t output_vcs = mul(mul(s.nodes, s.ports), s.vcs);
     MemoryNeed m;
-    m.buffers = add(mul(input_vcs, add(mul(s.buffer_flits, flit), vc)),
+    // An input VC keeps its front flit in its state (InputVc) and the rest in a ring.
+    m.buffers = add(mul(input_vcs, add(mul(s.buffer_flits ? s.buffer_flits - 1 : 0, flit), vc)),
                     mul(output_vcs, add(mul(s.output_flits, flit), s.flow_state_bytes)));
     // Every packet in the network has a flit in some buffer: at most one per slot.
     const std::uint64_t packets = add(mul(input_vcs, s.buffer_flits), mul(output_vcs, s.output_flits));

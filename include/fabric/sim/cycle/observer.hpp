@@ -20,7 +20,7 @@ struct Observer {
     ClassTable classes;  // from CycleConfig::class_priority
     Watch watch;         // with CycleConfig::watch
 
-    void reset(const CycleConfig& cfg, std::uint32_t terminals) {
+    void reset(const InstrumentSettings& cfg, std::uint32_t terminals) {
         res = CycleResult{};
         latency = network = message = transaction = {};
         classes.reset();

@@ -14,14 +14,30 @@
 
 namespace fabric::cycle {
 
-/// The kernel counts a route's hops in 16 bits (route_len, hop): the simulator
-/// refuses a routing policy whose max_hops is larger.
-inline constexpr std::uint32_t max_route_hops = 65535;
+/// The kernel counts a route's hops in 15 bits (a flit's hop; a route's length):
+/// the simulator refuses a routing policy whose max_hops is larger.
+inline constexpr std::uint32_t max_route_hops = 32767;
 
+/// A flit as the buffers hold it: its packet, its place in it, the links it has
+/// crossed, and whether it is the packet's last (so that a hop need not look at
+/// the packet's record to know).
 struct Flit {
     std::uint32_t packet;
     std::uint16_t index;
-    std::uint16_t hop;  // number of links crossed so far
+    std::uint16_t hop_and_tail;  // links crossed so far (15 bits), and the tail bit on top
+
+    constexpr Flit() = default;
+    constexpr Flit(std::uint32_t p, std::uint16_t i, std::uint16_t hop, bool tail = false)
+        : packet(p), index(i), hop_and_tail(static_cast<std::uint16_t>(hop | (tail ? tail_bit : 0))) {}
+    [[nodiscard]] constexpr std::uint16_t hop() const { return hop_and_tail & ~tail_bit; }
+    [[nodiscard]] constexpr bool tail() const { return (hop_and_tail & tail_bit) != 0; }
+    /// The same flit, one link further.
+    [[nodiscard]] constexpr Flit onward() const {
+        Flit f = *this;
+        ++f.hop_and_tail;
+        return f;
+    }
+    static constexpr std::uint16_t tail_bit = 0x8000;
 };
 static_assert(sizeof(Flit) == 8, "a flit is two words of the buffer rings");
 
@@ -65,11 +81,13 @@ struct RouteStep {
     std::uint8_t vc;
 };
 
-/// Routes of the packets in the network, each in a slot of max_hops steps.
+/// Routes of the packets in the network, each in a slot of max_hops + 1 steps:
+/// a route's hops, then the step out to its destination's terminal port (so that
+/// a hop reads what comes next from the route alone).
 class RouteStore {
 public:
     void reset(std::uint32_t max_hops) {
-        hops_ = std::max<std::uint32_t>(max_hops, 1);
+        hops_ = max_hops + 1;
         steps_.clear();
         free_.clear();
     }
@@ -92,6 +110,10 @@ public:
     }
     [[nodiscard]] const RouteStep& step(std::uint32_t slot, std::uint32_t hop) const {
         return steps_[static_cast<std::size_t>(slot) * hops_ + hop];
+    }
+    /// The route in `slot` ends after `len` hops, at terminal port `port`.
+    void end(std::uint32_t slot, std::size_t len, std::uint32_t port) {
+        steps(slot)[len] = RouteStep{static_cast<std::uint16_t>(port), 0};
     }
 
 private:

@@ -38,7 +38,7 @@ public:
     [[nodiscard]] RouteStore& routes() { return routes_; }
     [[nodiscard]] const RouteStore& routes() const { return routes_; }
     /// The step of packet `id`'s route at hop `hop`.
-    [[nodiscard]] const RouteStep& step(std::uint32_t id, std::uint32_t hop) const {
+    [[gnu::always_inline]] [[nodiscard]] const RouteStep& step(std::uint32_t id, std::uint32_t hop) const {
         return routes_.step(pool_[id].route_slot, hop);
     }
 

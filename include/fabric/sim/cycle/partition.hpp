@@ -150,19 +150,23 @@ template <CycleTransport Tx>
 void sum_over_ranks(Tx& tx, CycleResult& res, std::initializer_list<LatencyHistogram*> hists,
                     std::vector<std::uint64_t>& per_channel) {
     // Gathered from every rank: the histograms' lengths (each is summed over the longest of its
-    // kind), and the two maxima, reorder depths seen at this rank's destinations, in halves.
+    // kind), and the maxima (CycleMaxima: what this rank's destinations saw), in halves.
     std::vector<std::uint32_t> lengths;
     for (const LatencyHistogram* h : hists) lengths.push_back(static_cast<std::uint32_t>(h->raw().size()));
-    for (const std::uint64_t m : {res.reorder_depth, res.message_reorder_depth}) {
+    std::size_t maxima = 0;
+    for_each_count(static_cast<CycleMaxima&>(res), [&](const char*, std::uint64_t m) {
         lengths.push_back(static_cast<std::uint32_t>(m));
         lengths.push_back(static_cast<std::uint32_t>(m >> 32));
-    }
-    const std::size_t stride = hists.size() + 4;
+        ++maxima;
+    });
+    const std::size_t stride = hists.size() + 2 * maxima;
     tx.gather(lengths);
     for (std::size_t at = 0; at < lengths.size(); at += stride) {
-        auto at_rank = [&](std::size_t k) { return lengths[at + k] | std::uint64_t{lengths[at + k + 1]} << 32; };
-        res.reorder_depth = std::max(res.reorder_depth, at_rank(hists.size()));
-        res.message_reorder_depth = std::max(res.message_reorder_depth, at_rank(hists.size() + 2));
+        std::size_t k = hists.size();
+        for_each_count(static_cast<CycleMaxima&>(res), [&](const char*, std::uint64_t& m) {
+            m = std::max(m, lengths[at + k] | std::uint64_t{lengths[at + k + 1]} << 32);
+            k += 2;
+        });
     }
     std::vector<std::uint64_t> flat;
     for_each_summed(res, [&](std::uint64_t& c) { flat.push_back(c); });

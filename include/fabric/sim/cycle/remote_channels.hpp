@@ -25,19 +25,6 @@
 
 namespace fabric::cycle {
 
-/// A flit due at an input VC (router `node`, local index `local`).
-struct Arrival {
-    Flit flit;
-    std::uint32_t node;
-    std::uint32_t local;
-};
-/// Flow-control feedback due at sender (channel * V + vc) of router `node`.
-struct Feedback {
-    std::uint32_t sender;
-    std::uint32_t node;
-    std::uint64_t value;
-};
-
 class RemoteChannels {
 public:
     /// Alone: every router is here.
@@ -72,7 +59,8 @@ public:
         put_bytes(out, a);
         if (a.flit.index == 0) {
             put_bytes(out, pk);
-            for (std::uint32_t h = 0; h < pk.route_len; ++h) put_bytes(out, routes.step(pk.route_slot, h));
+            // Its hops and the step out to its terminal (RouteStore).
+            for (std::uint32_t h = 0; h <= pk.route_len; ++h) put_bytes(out, routes.step(pk.route_slot, h));
         }
     }
     /// Feedback for a sender of router f.node, on another rank, due at `due`.
@@ -85,10 +73,11 @@ public:
 
     /// At the end of cycle `now`: this rank's losses go to every other rank, the
     /// outboxes change hands, and what came in is scheduled here (a head gets a
-    /// copy of its packet in `packets`). Returns the ranks sent to.
-    template <CycleTransport Tx>
+    /// copy of its packet in `packets`; feedback goes to feedback(due, f)).
+    /// Returns the ranks sent to.
+    template <CycleTransport Tx, class OnFeedback>
     std::uint64_t exchange(std::uint64_t now, Tx& tx, Losses& losses, PacketTable& packets,
-                           EventWheel<Arrival>& arrivals, EventWheel<Feedback>& feedback, std::uint64_t& in_flight) {
+                           EventWheel<Arrival>& arrivals, std::uint64_t& in_flight, OnFeedback&& feedback) {
         for (const LossNotice& n : losses.pending())
             for (std::uint32_t r = 0; r < ranks_; ++r)
                 if (r != rank_) {
@@ -110,7 +99,7 @@ public:
             detail::require(due > now, "a partitioned run received an event due at cycle ", due, " at cycle ", now,
                             ": every link between ranks must take at least one cycle");
             if (kind == record_feedback) {
-                feedback.schedule(due, take_bytes<Feedback>(in, at));
+                feedback(due, take_bytes<Feedback>(in, at));
                 continue;
             }
             auto a = take_bytes<Arrival>(in, at);
@@ -119,15 +108,16 @@ public:
                 const std::uint32_t id = packets.take_raw();
                 Packet& pk = packets[id] = take_bytes<Packet>(in, at);
                 // A new copy: its stretch begins at this hop, behind what was dropped before it.
-                pk.entry = a.flit.hop;
+                pk.entry = a.flit.hop();
                 pk.passed = pk.ejected = pk.dropped = 0;
                 pk.before = losses.any() ? losses.dropped_before(pk.number, pk.entry) : 0;
                 pk.route_slot = packets.routes().take();
                 RouteStep* steps = packets.routes().steps(pk.route_slot);
-                for (std::uint32_t h = 0; h < pk.route_len; ++h) steps[h] = take_bytes<RouteStep>(in, at);
+                for (std::uint32_t h = 0; h <= pk.route_len; ++h) steps[h] = take_bytes<RouteStep>(in, at);
                 inbound_[iv] = id;
             }
             a.flit.packet = inbound_[iv];
+            a.route = packets[a.flit.packet].route_slot;  // this rank's copy of the route
             arrivals.schedule(due, a);
             ++in_flight;
         }

@@ -1,18 +1,37 @@
 // What a cycle-kernel run reports. The kernel counts into this struct as it runs
-// (no internal copy of the counters), then fills in the derived figures.
+// (no internal copy of the counters), then fills in the derived figures. The
+// counts are declared once, as Boost.Hana structs (CycleCounts, CycleMaxima,
+// NodeCounters): the sum over ranks, the JSON and the CSV are derived from them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <boost/hana/accessors.hpp>
+#include <boost/hana/define_struct.hpp>
+#include <boost/hana/first.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/second.hpp>
+#include <boost/hana/string.hpp>
 
 #include <fabric/core/error.hpp>
 #include <fabric/routing/channel_dependency.hpp>
 #include <fabric/sim/statistics.hpp>
 
 namespace fabric {
+
+namespace detail {
+/// Sets every member of a BOOST_HANA_DEFINE_STRUCT struct of counts to 0 (its
+/// members have no initialisers of their own).
+template <class S>
+void zero_members(S& s) {
+    boost::hana::for_each(boost::hana::accessors<S>(), [&](auto member) { boost::hana::second(member)(s) = 0; });
+}
+}  // namespace detail
 
 /// Where a deadlocked run stopped, and the virtual channels waiting in a cycle.
 struct DeadlockReport {
@@ -55,14 +74,16 @@ struct LatencySummary {
 /// node unless the topology is concentrated): flits in the window, and the
 /// measured packets delivered, by source and by destination.
 struct NodeCounters {
-    std::uint64_t flits_offered = 0;     // created here, or refused (CycleConfig::source_queue_packets)
-    std::uint64_t flits_refused = 0;     // refused here: its source queues were full
-    std::uint64_t flits_injected = 0;    // left this node's source queues
-    std::uint64_t flits_accepted = 0;    // ejected here
-    std::uint64_t packets_sent = 0;      // measured packets from here, delivered
-    std::uint64_t latency_sent = 0;      // their latencies (creation to tail ejection), summed
-    std::uint64_t packets_received = 0;  // measured packets delivered here
-    std::uint64_t latency_received = 0;
+    BOOST_HANA_DEFINE_STRUCT(NodeCounters,
+        (std::uint64_t, flits_offered),     // created here, or refused (CycleConfig::source_queue_packets)
+        (std::uint64_t, flits_refused),     // refused here: its source queues were full
+        (std::uint64_t, flits_injected),    // left this node's source queues
+        (std::uint64_t, flits_accepted),    // ejected here
+        (std::uint64_t, packets_sent),      // measured packets from here, delivered
+        (std::uint64_t, latency_sent),      // their latencies (creation to tail ejection), summed
+        (std::uint64_t, packets_received),  // measured packets delivered here
+        (std::uint64_t, latency_received));
+    NodeCounters() { detail::zero_members(*this); }
 };
 
 /// One traffic class's share of a run (CycleConfig::class_priority): its load
@@ -79,9 +100,65 @@ struct ClassResult {
     std::uint64_t flits_refused_in_window = 0;
 };
 
-/// Loads are per terminal: per node unless the topology is concentrated
-/// (terminals_per_node > 1; Concentrated).
-struct CycleResult {
+/// The counts of a run: each is added up as the run goes (and over the ranks of a
+/// partitioned run, CycleResult::sum_over_ranks). Declared once here: the sum
+/// over ranks and the JSON and CSV records are derived from this list.
+struct CycleCounts {
+    BOOST_HANA_DEFINE_STRUCT(CycleCounts,
+        (std::uint64_t, measured_packets),
+        (std::uint64_t, measured_delivered),
+        (std::uint64_t, measured_lost),       // measured packets lost to a failed link or without a route
+        (std::uint64_t, measured_hops),       // links crossed by the measured packets delivered
+        (std::uint64_t, flits_created_in_window),
+        (std::uint64_t, flits_ejected_in_window),
+        (std::uint64_t, flits_refused_in_window),
+        (std::uint64_t, flits_refused),       // over the whole run (CycleConfig::source_queue_packets)
+        (std::uint64_t, flit_moves),          // flits through a switch (or out of a source queue)
+        // Conservation: injected = ejected + in flight + dropped, at the end of the run;
+        // every packet is delivered or lost, and every lost one is counted here.
+        (std::uint64_t, flits_injected),      // flits that left source queues
+        (std::uint64_t, flits_ejected),
+        (std::uint64_t, flits_in_flight),
+        (std::uint64_t, packets_delivered),
+        (std::uint64_t, delivered_latency_sum),  // over every packet delivered, measured or not
+        (std::uint64_t, flits_dropped),       // flits lost with a failed link, each reported
+        (std::uint64_t, packets_lost),        // packets that lost a flit to a failed link, or had no route
+        (std::uint64_t, packets_unroutable),
+        (std::uint64_t, out_of_order),        // flits ejected out of order within their packet (must be 0)
+        // With track_reorder: the packets that arrived ahead of an earlier one of their
+        // source-destination pair.
+        (std::uint64_t, packets_overtaking),
+        // With max_packet_flits: messages split into packets and reassembled at the
+        // destination. A message is delivered with its last packet (or lost with any);
+        // packets_early counts packets that arrived before an earlier one of their message.
+        (std::uint64_t, measured_messages),
+        (std::uint64_t, measured_messages_delivered),
+        (std::uint64_t, messages_delivered),
+        (std::uint64_t, messages_lost),
+        (std::uint64_t, packets_early),
+        // With request_reply: replies delivered.
+        (std::uint64_t, replies_delivered),
+        (std::uint64_t, misdelivered));       // packets ejected at a terminal other than their destination (must be 0)
+    CycleCounts() { detail::zero_members(*this); }
+};
+
+/// Counts whose figure for a run is the largest seen anywhere (over the ranks of a
+/// partitioned run, the largest of the ranks').
+struct CycleMaxima {
+    BOOST_HANA_DEFINE_STRUCT(CycleMaxima,
+        // With track_reorder: the most packets of one source-destination pair that arrived
+        // while an earlier one was still missing (the reassembly buffer the destination needs).
+        (std::uint64_t, reorder_depth),
+        // With max_packet_flits: the most packets of one message that the destination held
+        // because an earlier packet of it was still missing.
+        (std::uint64_t, message_reorder_depth));
+    CycleMaxima() { detail::zero_members(*this); }
+};
+
+/// What a run reports: its counts (CycleCounts, CycleMaxima) and the figures
+/// derived from them when it ends. Loads are per terminal: per node unless the
+/// topology is concentrated (terminals_per_node > 1; Concentrated).
+struct CycleResult : CycleCounts, CycleMaxima {
     double offered = 0;         // flits/cycle/terminal offered during the window: created, or refused
     double accepted = 0;        // flits/cycle/terminal ejected during the window
     /// Flits/cycle/terminal of the offered load refused in the window, at
@@ -89,6 +166,10 @@ struct CycleResult {
     double refused = 0;
     LatencySummary latency;     // creation to tail ejection, measured packets
     LatencySummary network_latency;  // head leaving the source queue to tail ejection
+    LatencySummary message_latency;  // with max_packet_flits: measured messages, creation to the last tail
+    /// With request_reply: the measured transactions' latency, from the request's
+    /// creation to the reply's delivery.
+    LatencySummary transaction_latency;
     double hops_mean = 0;
     std::uint64_t cycles = 0;   // simulated, warm-up and drain included
     /// The measurement window: CycleConfig's warmup and measure, or the one the
@@ -103,49 +184,6 @@ struct CycleResult {
     /// The source queues reached what CycleConfig::memory_limit_mb leaves them and
     /// the run stopped there (saturated; its figures cover the cycles run).
     bool source_limit_reached = false;
-    std::uint64_t measured_packets = 0;
-    std::uint64_t measured_delivered = 0;
-    std::uint64_t measured_lost = 0;       // measured packets lost to a failed link or without a route
-    std::uint64_t measured_hops = 0;       // links crossed by the measured packets delivered
-    std::uint64_t flits_created_in_window = 0;
-    std::uint64_t flits_ejected_in_window = 0;
-    std::uint64_t flits_refused_in_window = 0;
-    std::uint64_t flits_refused = 0;       // over the whole run (CycleConfig::source_queue_packets)
-    std::uint64_t flit_moves = 0;          // flits through a switch (or out of a source queue)
-    // Conservation: injected = ejected + in flight + dropped, at the end of the run;
-    // every packet is delivered or lost, and every lost one is counted here.
-    std::uint64_t flits_injected = 0;  // flits that left source queues
-    std::uint64_t flits_ejected = 0;
-    std::uint64_t flits_in_flight = 0;
-    std::uint64_t packets_delivered = 0;
-    std::uint64_t delivered_latency_sum = 0;  // over every packet delivered, measured or not
-    std::uint64_t flits_dropped = 0;   // flits lost with a failed link, each reported
-    std::uint64_t packets_lost = 0;    // packets that lost a flit to a failed link, or had no route
-    std::uint64_t packets_unroutable = 0;
-    std::uint64_t out_of_order = 0;    // flits ejected out of order within their packet (must be 0)
-    /// With track_reorder: the most packets of one source-destination pair that
-    /// arrived while an earlier one was still missing (the reassembly buffer the
-    /// destination needs), and the packets that arrived ahead of an earlier one.
-    std::uint64_t reorder_depth = 0;
-    std::uint64_t packets_overtaking = 0;
-    /// With max_packet_flits: messages split into packets and reassembled at the
-    /// destination. A message is delivered with its last packet (or lost with
-    /// any); message_reorder_depth is the most packets of one message that the
-    /// destination held because an earlier packet of it was still missing, and
-    /// packets_early counts packets that arrived before an earlier one of their
-    /// message. message_latency: measured messages, creation to the last tail.
-    std::uint64_t measured_messages = 0;
-    std::uint64_t measured_messages_delivered = 0;
-    std::uint64_t messages_delivered = 0;
-    std::uint64_t messages_lost = 0;
-    std::uint64_t message_reorder_depth = 0;
-    std::uint64_t packets_early = 0;
-    LatencySummary message_latency;
-    /// With request_reply: replies delivered, and the measured transactions'
-    /// latency, from the request's creation to the reply's delivery.
-    std::uint64_t replies_delivered = 0;
-    LatencySummary transaction_latency;
-    std::uint64_t misdelivered = 0;    // packets ejected at a terminal other than their destination (must be 0)
     std::size_t ports_per_node = 0;
     std::size_t terminals_per_node = 1;
     std::size_t terminals = 0;  // where traffic starts and ends: routers x terminals_per_node
@@ -160,24 +198,21 @@ struct CycleResult {
 
 namespace cycle {
 
+/// Calls f(name, counter) for every member of a struct declared with
+/// BOOST_HANA_DEFINE_STRUCT (CycleCounts, CycleMaxima, NodeCounters), in order.
+template <class S, class F>
+void for_each_count(S& s, F&& f) {
+    boost::hana::for_each(boost::hana::accessors<std::remove_const_t<S>>(), [&](auto member) {
+        f(boost::hana::to<char const*>(boost::hana::first(member)), boost::hana::second(member)(s));
+    });
+}
+
 /// Calls f(counter) for every counter of `r` that is a sum over routers and
-/// terminals (not the maxima reorder_depth and message_reorder_depth, nor the
-/// figures derived at the end): how a partitioned run's ranks add up. A counter
-/// added to CycleResult or NodeCounters must be added here too.
+/// terminals: how a partitioned run's ranks add up (the maxima are not sums).
 template <class F>
 void for_each_summed(CycleResult& r, F&& f) {
-    for (std::uint64_t* c :
-         {&r.measured_packets, &r.measured_delivered, &r.measured_lost, &r.measured_hops, &r.flits_created_in_window,
-          &r.flits_ejected_in_window, &r.flits_refused_in_window, &r.flits_refused, &r.flit_moves, &r.flits_injected,
-          &r.flits_ejected, &r.flits_in_flight, &r.packets_delivered, &r.delivered_latency_sum, &r.flits_dropped,
-          &r.packets_lost, &r.packets_unroutable, &r.out_of_order, &r.packets_overtaking, &r.measured_messages,
-          &r.measured_messages_delivered, &r.messages_delivered, &r.messages_lost, &r.packets_early,
-          &r.replies_delivered, &r.misdelivered})
-        f(*c);
-    for (NodeCounters& n : r.nodes)
-        for (std::uint64_t* c : {&n.flits_offered, &n.flits_refused, &n.flits_injected, &n.flits_accepted,
-                                 &n.packets_sent, &n.latency_sent, &n.packets_received, &n.latency_received})
-            f(*c);
+    for_each_count(static_cast<CycleCounts&>(r), [&](const char*, std::uint64_t& c) { f(c); });
+    for (NodeCounters& n : r.nodes) for_each_count(n, [&](const char*, std::uint64_t& c) { f(c); });
 }
 
 }  // namespace cycle

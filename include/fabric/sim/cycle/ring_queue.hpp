@@ -14,11 +14,11 @@ class RingQueue {
 public:
     void push(T value) {
         if (size_ == ring_.size()) grow();
-        ring_[(head_ + size_++) % ring_.size()] = std::move(value);
+        ring_[(head_ + size_++) & (ring_.size() - 1)] = std::move(value);  // a power of two
     }
     [[nodiscard]] const T& front() const { return ring_[head_]; }
     void pop() {
-        head_ = (head_ + 1) % ring_.size();
+        head_ = (head_ + 1) & (ring_.size() - 1);
         --size_;
     }
     [[nodiscard]] std::size_t size() const { return size_; }
@@ -26,7 +26,7 @@ public:
     [[nodiscard]] std::size_t capacity() const { return ring_.size(); }
 
 private:
-    void grow() {
+    [[gnu::noinline]] void grow() {
         std::vector<T> grown(ring_.size() * 2);
         for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
         ring_.swap(grown);

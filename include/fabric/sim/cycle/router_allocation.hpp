@@ -25,17 +25,20 @@ namespace fabric::cycle {
 class VcAllocation {
 public:
     void reset(std::size_t input_vcs, std::uint32_t per_router) {
-        owner_.assign(input_vcs, none);
-        pointer_.assign(input_vcs, 0);
+        vcs_.assign(input_vcs, OutputVc{});
         requests_.assign(per_router, {});
         levels_.assign(per_router, 0);
         count_ = 0;
     }
     /// The input VC holding output VC `ov` (an input VC index: router * per_router + port * V + vc), none, or tail_pending.
-    [[nodiscard]] std::uint32_t& owner(std::size_t ov) { return owner_[ov]; }
-    [[nodiscard]] const std::vector<std::uint32_t>& owners() const { return owner_; }
+    [[nodiscard]] std::uint32_t& owner(std::size_t ov) { return vcs_[ov].owner; }
+    [[nodiscard]] std::uint32_t owner(std::size_t ov) const { return vcs_[ov].owner; }
 
     void begin() { count_ = 0; }
+    /// The one request of a step: input VC `iv` takes output VC `ov`, whose pointer moves past it.
+    void grant(std::size_t iv, std::size_t ov) {
+        vcs_[ov] = OutputVc{static_cast<std::uint32_t>(iv), static_cast<std::uint32_t>(iv + 1)};
+    }
     void request(std::size_t iv, std::size_t ov, std::uint8_t level) {
         levels_[count_] = level;
         requests_[count_++] = {iv, ov};
@@ -46,8 +49,10 @@ public:
     template <class Grant, class Lost>
     void allocate(bool prioritised, Grant&& grant, Lost&& lost) {
         if (prioritised && count_ > 1) keep_highest_levels();
-        RoundRobinVcAllocator::allocate(std::span<const std::pair<std::size_t, std::size_t>>(requests_.data(), count_),
-                                        owner_, pointer_, owner_.size(), grant, lost);
+        RoundRobinVcAllocator::allocate_with(
+            std::span<const std::pair<std::size_t, std::size_t>>(requests_.data(), count_),
+            [&](std::size_t ov) -> std::uint32_t& { return vcs_[ov].owner; },
+            [&](std::size_t ov) -> std::uint32_t& { return vcs_[ov].pointer; }, vcs_.size(), grant, lost);
     }
 
 private:
@@ -66,7 +71,11 @@ private:
         count_ = keep;
     }
 
-    std::vector<std::uint32_t> owner_, pointer_;                // per output VC
+    struct OutputVc {
+        std::uint32_t owner = none;  // the input VC holding it
+        std::uint32_t pointer = 0;   // its arbiter's round-robin pointer
+    };
+    std::vector<OutputVc> vcs_;                                  // per output VC, side by side
     std::vector<std::pair<std::size_t, std::size_t>> requests_;  // this step's (input VC, output VC)
     std::vector<std::uint8_t> levels_;
     std::size_t count_ = 0;
@@ -105,6 +114,18 @@ public:
         else main_.request(in, vc, out);
     }
     void begin_speculative() { speculative_.begin(router_); }
+    /// A step's one request, with no levels and no speculation, crosses the switch:
+    /// the policy moves its pointers as its allocation would (its own shortcut
+    /// where it has one, else a whole allocation of the one request).
+    void alone(std::uint32_t router, std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
+        if constexpr (requires { main_.alone(router, in, vc, out); }) {
+            main_.alone(router, in, vc, out);
+        } else {
+            main_.begin(router);
+            main_.request(in, vc, out);
+            main_.allocate([](std::uint32_t, std::uint32_t, std::uint32_t) {});
+        }
+    }
     void request_speculative(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { speculative_.request(in, vc, out); }
     [[nodiscard]] bool any(bool speculate) const {
         return main_.any() || ranked_count_ != 0 || (speculate && speculative_.any());
@@ -113,6 +134,10 @@ public:
     /// Allocates this step's requests; grant(in, vc, out) for each pair that crosses the switch.
     template <class Grant>
     void allocate(bool speculate, Grant&& grant) {
+        if (levels_ <= 1 && !speculate) {
+            if (main_.any()) main_.allocate(grant);
+            return;
+        }
         const bool counted = levels_ > 1 || speculate;  // later stages use what earlier ones left
         if (counted) {
             std::fill(in_used_.begin(), in_used_.end(), 0);

@@ -20,11 +20,14 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/deadlock_search.hpp>
+#include <fabric/sim/cycle/failures.hpp>
+#include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/sampler.hpp>
@@ -67,14 +70,28 @@ CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
     return std::move(res);
 }
 
+/// What creates a workload's messages of a cycle: called once a cycle, through a
+/// pointer, so that one run loop serves every workload (the work it calls is
+/// inlined where it is written).
+struct Injection {
+    void* context;
+    void (*inject)(void* context, std::uint64_t now, Random& rng);
+    template <class F>
+    static Injection of(F& f) {
+        return {&f, [](void* c, std::uint64_t now, Random& rng) { (*static_cast<F*>(c))(now, rng); }};
+    }
+    void operator()(std::uint64_t now, Random& rng) const { inject(context, now, rng); }
+};
+
 /// Runs until the measured packets are delivered (Bernoulli: injection goes on
 /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
 /// and the network is empty; the drain limit and the watchdog stop it earlier.
 /// inject(now, rng) creates the workload's messages of cycle `now`.
-template <class Kernel, class Inject, CycleTransport Tx>
-CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Inject&& inject, Tx& tx) {
+template <class Kernel, CycleTransport Tx>
+CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injection inject, Tx& tx) {
     CycleConfig& cfg = k.settings();
-    const bool split = k.split();
+    constexpr bool alone = std::is_same_v<Tx, Alone>;  // nothing crosses ranks: no exchange, no sums
+    const bool split = !alone && k.split();
     k.reset();
     Watchdog watchdog;
     watchdog.reset(cfg.watchdog);
@@ -110,13 +127,15 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Inject&&
         channels.tick_receivers(now);
         channels.deliver(
             now, [&](std::uint32_t n) { routers.feedback(n, now); },
-            [&](const Arrival& a) { routers.arrive(a.node, a.local, a.flit, now, k); });
+            [&](const Arrival& a) { routers.arrive(a, now, k); });
         routers.step_all(now, k);
-        if (split) channels.exchange(now, tx, k.losses(), k.packets());
+        if constexpr (!alone)
+            if (split) channels.exchange(now, tx, k.losses(), k.packets());
         k.sinks().settle_losses(k);
         total = {res.measured_packets, res.measured_delivered + res.measured_lost, k.sources().queues().packets(),
                  routers.buffered(), channels.in_flight()};
-        if (split) tx.sum(total);
+        if constexpr (!alone)
+            if (split) tx.sum(total);
         if (sampled.due(cfg, now + 1)) {
             if (!sampled.period_over(now + 1, k.shape().terminals, cfg, res)) {
                 res.drained = false;  // unstable: reported saturated, not drained
@@ -152,10 +171,12 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Inject&&
         }
     }
     res.flits_in_flight = k.count_in_flight();
-    if (split) {
-        Observer& obs = k.observer();
-        sum_over_ranks(tx, res, {&obs.latency, &obs.network, &obs.message, &obs.transaction},
-                       channels.sent_in_window());
+    if constexpr (!alone) {
+        if (split) {
+            Observer& obs = k.observer();
+            sum_over_ranks(tx, res, {&obs.latency, &obs.network, &obs.message, &obs.transaction},
+                           channels.sent_in_window());
+        }
     }
     CycleResult r = finish_run(k, now + 1);
     cfg.warmup = fixed_warmup;

@@ -74,6 +74,7 @@
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/run.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/workloads.hpp>
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/workload.hpp>
 
@@ -95,7 +96,7 @@ public:
     template <class Policy = Slabs>  // a PartitionPolicy, checked with a fabric: message by Partition::assign
     CycleSimulator(const Fab& fabric, CycleConfig config, Tx transport, const Policy& policy = {})
         : kernel_(fabric, std::move(config)), tx_(std::move(transport)) {
-        partition_.assign(policy, kernel_.shape().routers, tx_.rank(), tx_.ranks());
+        partition_.assign(policy, core().shape().routers, tx_.rank(), tx_.ranks());
     }
 
     /// Bernoulli injection at `rate` flits/cycle/terminal (on/off when
@@ -103,8 +104,8 @@ public:
     /// terminal), packet sizes from `sizes`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, double rate, PacketSizes sizes = PacketSizes::fixed(1)) {
-        detail::require(kernel_.observer().classes.count() == 1, "this configuration has ",
-                        kernel_.observer().classes.count(), " traffic classes (CycleConfig::class_priority): offer a "
+        detail::require(core().observer().classes.count() == 1, "this configuration has ",
+                        core().observer().classes.count(), " traffic classes (CycleConfig::class_priority): offer a "
                         "load per class with run(pattern, loads)");
         const OfferedLoad load{rate, sizes};
         return run(pattern, std::span<const OfferedLoad>(&load, 1));
@@ -115,12 +116,12 @@ public:
     /// destinations from `pattern`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
-        return guarded([&] { return run_loads(pattern, loads); });
+        return guarded([&] { return cycle::run_loads(core(), pattern, loads, partition_, tx_); });
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
-        return guarded([&] { return run_trace_messages(trace); });
+        return guarded([&] { return cycle::run_trace(core(), trace, partition_, tx_); });
     }
 
     /// The link of `port` at `node` fails at `cycle` of the next run, in both
@@ -128,26 +129,26 @@ public:
     /// reported lost; packets routed afterwards avoid it when the routing policy
     /// can (select_route with the broken channels), or are reported unroutable.
     void fail_link(NodeId node, PortId port, std::uint64_t cycle) {
-        kernel_.failures().fail(channel_of(node, port), cycle);
+        core().failures().fail(channel_of(node, port), cycle);
     }
 
     /// The link of `port` at `node` works again from `cycle` of the next run (both
     /// directions); routes computed afterwards may use it.
     void restore_link(NodeId node, PortId port, std::uint64_t cycle) {
-        kernel_.failures().restore(channel_of(node, port), cycle);
+        core().failures().restore(channel_of(node, port), cycle);
     }
 
     /// The link of `port` at `node` runs at 1/`factor` of its bandwidth (both
     /// directions): its serialisation grows by the factor, rounded up.
     void slow_link(NodeId node, PortId port, double factor) {
-        kernel_.channels().links().slow(channel_of(node, port), factor);
-        kernel_.grow_wheels_for_slow_links();
+        core().channels().links().slow(channel_of(node, port), factor);
+        core().grow_wheels_for_slow_links();
     }
 
-    [[nodiscard]] const CycleConfig& config() const { return kernel_.cfg(); }
+    [[nodiscard]] const CycleConfig& config() const { return core().cfg(); }
     /// The seed of the next runs (every other setting stays): one simulator serves
     /// several seeds of an experiment.
-    void reseed(std::uint64_t seed) { kernel_.settings().seed = seed; }
+    void reseed(std::uint64_t seed) { core().settings().seed = seed; }
 
     /// The routers this rank steps (every router, alone), and the transport.
     [[nodiscard]] const cycle::Partition& partition() const { return partition_; }
@@ -161,139 +162,16 @@ private:
         else return go();
     }
 
-    /// Deals the routers to the ranks for the next run (alone: all here), and
-    /// refuses alike at every rank count what a split run cannot do, so that a
-    /// configuration that runs at one rank runs at four.
-    void place_routers() {
-        if constexpr (std::is_same_v<Tx, cycle::Alone>) {
-            kernel_.channels().remote().alone();
-        } else {
-            check_partitionable();
-            if (partition_.ranks() > 1) kernel_.channels().remote().split(partition_.ranks_of(), tx_.rank(), tx_.ranks());
-            else kernel_.channels().remote().alone();
-        }
-    }
-
-    template <TrafficPattern Pattern>
-    CycleResult run_loads(const Pattern& pattern, std::span<const OfferedLoad> loads) {
-        const cycle::Shape& shape = kernel_.shape();
-        const std::uint32_t classes = kernel_.observer().classes.count();
-        detail::require(loads.size() == classes, "give one load per traffic class: the configuration has ", classes,
-                        " classes (CycleConfig::class_priority), the run ", loads.size(), " loads");
-        detail::require(pattern.task_count() == shape.terminals, "the cycle kernel runs one task per terminal: the "
-                        "pattern has ", pattern.task_count(), " tasks, the topology ", shape.terminals, " terminals (",
-                        shape.routers, " routers of ", shape.per_node, ")");
-        std::uint32_t largest = 1;
-        for (const OfferedLoad& load : loads) {
-            load.sizes.validate();
-            detail::require(load.rate >= 0 && load.rate <= load.sizes.mean(), "offered load must be in [0, mean "
-                            "packet size = ", load.sizes.mean(), "] flits/cycle/terminal; got ", load.rate);
-            largest = std::max(largest, load.sizes.max());
-        }
-        check_switching(largest);
-        place_routers();
-        const DestinationSampler<Pattern> sampler(pattern);
-        const OnOffInjection& burst = config().on_off;
-        if (burst.enabled()) {
-            std::vector<cycle::OnOffArrivals> arrivals;
-            for (const OfferedLoad& load : loads)
-                arrivals.emplace_back(shape.terminals, load.rate / load.sizes.mean(), burst.alpha, burst.beta);
-            return run_arrivals(sampler, arrivals, loads);
-        }
-        std::vector<cycle::BernoulliArrivals> arrivals;
-        for (const OfferedLoad& load : loads) arrivals.emplace_back(shape.terminals, load.rate / load.sizes.mean());
-        return run_arrivals(sampler, arrivals, loads);
-    }
-
-    CycleResult run_trace_messages(std::span<const TraceMessage> trace) {
-        detail::require(!config().sampling.enabled(), "the converging sampler (CycleConfig::sampling) is for run(); "
-                        "a trace run ends with its trace: set sampling.sample_period to 0");
-        check_switching(cycle::validate_trace(trace, kernel_.shape().terminals, kernel_.observer().classes.count()));
-        place_routers();
-        std::size_t next = 0;
-        const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
-        return cycle::simulate(kernel_, last, [&](std::uint64_t now, Random& rng) {
-            for (; next < trace.size() && trace[next].cycle == now; ++next)
-                kernel_.sources().create_message(trace[next].source, trace[next].destination, trace[next].flits, now,
-                                                 rng, trace[next].traffic_class, kernel_);
-        }, tx_);
-    }
-
-    /// run() with the arrival process chosen, one per class: each arrival draws a destination and a size.
-    template <class Sampler, class Arrivals>
-    CycleResult run_arrivals(const Sampler& sampler, std::vector<Arrivals>& arrivals, std::span<const OfferedLoad> loads) {
-        const CycleConfig& cfg = kernel_.cfg();
-        cycle::Sources& sources = kernel_.sources();
-        CycleResult& res = kernel_.observer().res;
-        return cycle::simulate(kernel_, std::nullopt, [&](std::uint64_t now, Random& rng) {
-            for (std::uint32_t c = 0; c < arrivals.size(); ++c)
-                arrivals[c].step(
-                    now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
-                    [&](std::uint32_t n) {
-                        if (sources.at_limit(n)) return;  // with max_outstanding: a source at the limit makes none
-                        const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
-                        const std::uint32_t size = loads[c].sizes.draw(rng);
-                        if (!cfg.source_queue_packets || sources.queues().held(n) < cfg.source_queue_packets)
-                            return sources.create_message(n, dst, size, now, rng, c, kernel_);
-                        res.flits_refused += size;  // refused: the terminal's source queues are full
-                        if (!cfg.in_window(now)) return;
-                        res.flits_refused_in_window += size;
-                        kernel_.observer().classes.refused(c, size);
-                        if (!res.nodes.empty()) {
-                            res.nodes[n].flits_offered += size;
-                            res.nodes[n].flits_refused += size;
-                        }
-                    });
-        }, tx_);
-    }
-
     [[nodiscard]] std::uint32_t channel_of(NodeId node, PortId port) const {
-        const cycle::Shape& shape = kernel_.shape();
+        const cycle::Shape& shape = core().shape();
         detail::require(node.value < shape.routers && port.value < shape.ports &&
                             kernel_.fabric().topology().neighbour(node, port).valid(),
                         "node ", node.value, " has no link on port ", port.value);
         return static_cast<std::uint32_t>(shape.channel(node.value, port.value));
     }
 
-    /// A partitioned run steps each rank's routers alone, so what needs another rank's
-    /// state within a cycle is refused, with the reason; every rank refuses alike.
-    void check_partitionable() const {
-        const CycleConfig& cfg = kernel_.cfg();
-        auto refuse = [](bool used, const char* what, const char* why) {
-            detail::require(!used, "a partitioned run (dist::PartitionedCycle) cannot use ", what, ": ", why,
-                            "; run it alone, or without it");
-        };
-        refuse(cfg.request_reply.enabled(), "request_reply", "replies draw from the one random stream where "
-               "their requests arrive");
-        refuse(cfg.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
-               "creation, and only the terminal's rank knows its queues");
-        refuse(cfg.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
-        refuse(cfg.watch.enabled(), "watch", "packets are numbered per rank");
-        refuse(kernel_.observer().classes.count() > 1, "traffic classes", "their counters are not yet summed over the "
-               "ranks");
-        refuse(cycle::Kernel<Fab, A>::adaptive && !cycle::Kernel<Fab, A>::hop_adaptive, "source-adaptive routing",
-               "it reads every router's queues at the source");
-        refuse(kernel_.fabric().flow().feedback_delay() < 1, "feedback in 0 cycles", "the ranks exchange once a cycle");
-        const auto& pd = cfg.pipeline;
-        const cycle::Links& links = kernel_.channels().links();
-        const std::uint32_t P = kernel_.shape().ports;
-        for (std::size_t c = 0; c < links.channels(); ++c)
-            if (links.connected(c) &&
-                partition_.rank_of(static_cast<std::uint32_t>(c / P)) != partition_.rank_of(links.down(c)))
-                detail::require(pd.switch_allocation + pd.switch_traversal + links.serialisation(c) - 1 +
-                                        links.latency(c) >= 1,
-                                "a partitioned run needs every link between ranks to take at least one cycle; the "
-                                "link of channel ", c, " delivers in 0");
-    }
-
-    void check_switching(std::uint32_t largest) const {
-        const CycleConfig& cfg = kernel_.cfg();
-        if (cfg.max_packet_flits) largest = std::min(largest, cfg.max_packet_flits);
-        if (cfg.switching == Switching::virtual_cut_through)
-            detail::require(largest <= kernel_.buffer_flits(), "virtual cut-through needs a buffer of a whole packet: "
-                            "the largest packet has ", largest, " flits, the buffer per VC ", kernel_.buffer_flits(),
-                            "; raise the buffer or use wormhole switching");
-    }
+    [[nodiscard]] typename cycle::Kernel<Fab, A>::CoreType& core() { return kernel_.core(); }
+    [[nodiscard]] const typename cycle::Kernel<Fab, A>::CoreType& core() const { return kernel_.core(); }
 
     cycle::Kernel<Fab, A> kernel_;
     Tx tx_{};

@@ -12,6 +12,8 @@
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/packets.hpp>
+#include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/reassembly.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
 
@@ -91,7 +93,7 @@ public:
     /// begins at its hop + 1 or later sees it.
     template <class Kernel>
     void drop_at_failed_link(const Flit& f, Kernel& k) {
-        drop_flit(f.packet, f.index, static_cast<std::uint16_t>(f.hop + 1), true, k);
+        drop_flit(f.packet, f.index, static_cast<std::uint16_t>(f.hop() + 1), true, k);
     }
 
     /// At the end of every cycle, at every rank alike: the losses of the cycle

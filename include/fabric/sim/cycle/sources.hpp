@@ -23,7 +23,7 @@ namespace fabric::cycle {
 
 class Sources {
 public:
-    void reset(const Shape& shape, const CycleConfig& cfg, std::uint32_t classes) {
+    void reset(const Shape& shape, const TerminalSettings& cfg, std::uint32_t classes) {
         queues_.reset(shape.terminals, cfg.injection_queues, classes);
         outstanding_.assign(cfg.request_reply.max_outstanding ? shape.terminals : 0, 0);
         limit_ = cfg.request_reply.max_outstanding;
@@ -118,7 +118,7 @@ private:
         if (!queues_.push(src, queue, id)) return routers.activate(router, routers.wake(router));
         const std::uint32_t local = shape.port_of_terminal(src) * shape.vcs + queue;
         k.write_route(id);
-        routers.start_head(router, local, id, 0, now + cfg.injection_latency, k);
+        routers.start_head(router, local, id, k.packets()[id].route_slot, 0, now + cfg.injection_latency, k);
         routers.inputs().mark(router, local, true);
         routers.activate(router, routers.inputs().router(router)[local].ready);
     }

@@ -101,9 +101,22 @@ struct SeparableSwitch {
             out_[in] = out;
         }
         [[nodiscard]] bool any() const { return n_ins_ != 0; }
+        /// The one request of a router's step: it wins, and both pointers move past it.
+        void alone(std::uint32_t router, std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
+            const std::size_t base = std::size_t{router} * ports_;
+            out_rr_[base + out] = detail::past(in, ports_);
+            in_rr_[base + in] = detail::past(vc, vcs_);
+        }
         template <class Grant>
         void allocate(Grant&& grant) {
             std::uint32_t* const out_rr = out_rr_.data() + base_;
+            if (n_ins_ == 1) {  // alone: it wins, and both pointers move past it
+                const std::uint32_t in = ins_[0], vc = choice_[in], out = out_[in];
+                out_rr[out] = detail::past(in, ports_);
+                in_rr_[base_ + in] = detail::past(vc, vcs_);
+                grant(in, vc, out);
+                return;
+            }
             std::uint32_t n_outs = 0;
             for (std::uint32_t i = 0; i < n_ins_; ++i) {
                 const std::uint32_t in = ins_[i], out = out_[in];
@@ -115,7 +128,12 @@ struct SeparableSwitch {
                     w = in;
                 }
             }
-            if (n_outs > 1) std::sort(outs_.begin(), outs_.begin() + n_outs);  // grants go out by output port
+            for (std::uint32_t i = 1; i < n_outs; ++i) {  // grants go out by output port: a few, sorted in place
+                const std::uint32_t x = outs_[i];
+                std::uint32_t j = i;
+                for (; j > 0 && outs_[j - 1] > x; --j) outs_[j] = outs_[j - 1];
+                outs_[j] = x;
+            }
             for (std::uint32_t i = 0; i < n_outs; ++i) {
                 const std::uint32_t out = outs_[i], in = winner_[out];
                 winner_[out] = cycle::no_port;

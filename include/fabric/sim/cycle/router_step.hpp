@@ -1,0 +1,238 @@
+// The router step of the cycle kernel (Routers<A>, routers.hpp): which routers
+// are stepped in a cycle, and a step's VC and switch allocation over the router's
+// live front flits, with the pass over the router skipped when it has one live VC.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include <fabric/sim/cycle/routers.hpp>
+
+namespace fabric::cycle {
+
+template <SwitchAllocator A>
+template <class Kernel>
+void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < active_.size(); ++i) {
+        const std::uint32_t n = active_[i];
+        Activity& a = activity_[n];
+        if (a.wake <= now) a.wake = step(n, now, k);
+        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(n)) active_[keep++] = n;
+        else a.active = false;
+    }
+    active_.resize(keep);
+}
+
+template <SwitchAllocator A>
+template <class Kernel>
+std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
+    if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
+        const std::uint64_t live = in_.words() == 1 ? in_.live(n, 0) : 0;
+        if (live != 0 && (live & (live - 1)) == 0)
+            return step_lone(n, static_cast<std::uint32_t>(std::countr_zero(live)), now, k);
+    }
+    return step_all_vcs(n, now, k);
+}
+
+template <SwitchAllocator A>
+template <class Kernel>
+std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k) {
+    InputVc& v = in_.router(n)[local];
+    if (v.ready > now) return v.state == VcState::idle ? never : v.ready;
+    if (v.state == VcState::waiting_vc) {
+        if (v.out_port < P_) {
+            std::uint32_t& owner = vc_.owner(std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
+            if (owner != none && !(owner == tail_pending && tail_credit_back(n, v, k))) {
+                in_.block(n, local);  // the holder's tail frees the VC at this router
+                return never;
+            }
+            owner = none;
+            vc_.grant(std::size_t{n} * per_router_ + local,
+                      std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
+        }
+        v.state = VcState::active;
+        v.ready = now + pipeline_.vc_allocation;
+        return v.ready;
+    }
+    if (v.state != VcState::active) return never;
+    if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port)) {
+        drop(n, local, now, k);  // its link is gone: dropped, reported
+        return now + 1;
+    }
+    if (const std::uint64_t free = port_free_[std::size_t{n} * NP_ + v.out_port]; free > now + exit_delay_)
+        return free - exit_delay_;
+    if (!output_ready(n, local, v, k)) {
+        in_.block(n, local);  // feedback or room in its output queue unblocks it
+        return never;
+    }
+    switch_.alone(n, port_of_[local], vc_of_[local], v.out_port);
+    transfer(n, local, now, k, false);
+    return now + 1;
+}
+
+template <SwitchAllocator A>
+template <class Kernel>
+std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kernel& k) {
+    std::uint64_t wake = never;
+    if (out_enabled_ && out_.node_flits(n)) {
+        auto later = [&wake](std::uint64_t t) { wake = t < wake ? t : wake; };
+        if (now >= out_.wake(n)) link_stage(n, now, later, k);
+        else later(out_.wake(n));
+    }
+    // One pass over the live front VCs, in index order, collects both the
+    // VC-allocation requests and the switch requests. A head granted its VC
+    // this step may bid for the switch only from grant + vc_allocation, so
+    // with a VA delay of 0 the VCs just granted make theirs after it.
+    InputVc* const vcs = in_.router(n);
+    const std::size_t vbase = std::size_t{n} * per_router_;
+    const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
+    const std::uint64_t va_delay = pipeline_.vc_allocation;
+    std::uint32_t n_va = 0, n_sw = 0, granted = 0;
+    const std::uint32_t words = in_.words();
+    for (std::uint32_t w = 0; w < words; ++w) {
+        for (std::uint64_t bits = in_.live(n, w); bits; bits &= bits - 1) {
+            const std::uint32_t local = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+            InputVc& v = vcs[local];
+            if (v.ready > now) {
+                if (v.state != VcState::idle && v.ready < wake) wake = v.ready;
+                continue;
+            }
+            if (v.state == VcState::active) {
+                if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port)) {
+                    drop(n, local, now, k);  // its link is gone: dropped, reported
+                    if (now + 1 < wake) wake = now + 1;
+                    continue;
+                }
+                if (const std::uint64_t free = port_free[v.out_port]; free > now + exit_delay_) {
+                    if (free - exit_delay_ < wake) wake = free - exit_delay_;
+                    continue;
+                }
+                if (!output_ready(n, local, v, k)) {
+                    in_.block(n, local);  // feedback or room in its output queue unblocks it
+                    continue;
+                }
+                sw_local_[n_sw++] = local;
+            } else if (v.state == VcState::waiting_vc) {
+                if (v.out_port >= P_) {  // ejection: no virtual channel to hold
+                    v.state = VcState::active;
+                    v.ready = now + va_delay;
+                    if (v.ready < wake) wake = v.ready;
+                    just_granted_[granted++] = local;
+                    continue;
+                }
+                std::uint32_t& owner = vc_.owner(vbase + v.out_port * V_ + v.out_vc);
+                if (owner == none || (owner == tail_pending && tail_credit_back(n, v, k))) {
+                    owner = none;
+                    va_local_[n_va++] = local;
+                } else {
+                    in_.block(n, local);  // the holder's tail frees the VC at this router
+                }
+            }
+        }
+    }
+    if (n_va == 1) {  // alone: it wins, and its output VC's pointer moves past it
+        const std::uint32_t local = va_local_[0];
+        InputVc& v = vcs[local];
+        vc_.grant(vbase + local, vbase + v.out_port * V_ + v.out_vc);
+        v.state = VcState::active;
+        v.ready = now + va_delay;
+        if (v.ready < wake) wake = v.ready;
+        just_granted_[granted++] = local;
+    } else if (n_va > 1) {
+        granted = allocate_vcs(n, now, n_va, granted, wake, k);
+    }
+    if (n_sw == 0 && granted == 0) return wake;
+    if (va_delay == 0)  // only the VCs granted now: the others have made their request
+        for (std::uint32_t i = 0; i < granted; ++i) {
+            const std::uint32_t local = just_granted_[i];
+            InputVc& v = vcs[local];
+            if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port)) {
+                drop(n, local, now, k);
+                if (now + 1 < wake) wake = now + 1;
+            } else if (const std::uint64_t free = port_free[v.out_port]; free > now + exit_delay_) {
+                if (free - exit_delay_ < wake) wake = free - exit_delay_;
+            } else if (!output_ready(n, local, v, k)) {
+                in_.block(n, local);
+            } else {
+                sw_local_[n_sw++] = local;
+            }
+        }
+    const bool speculate = speculative_ && va_delay > 0 && granted > 0;
+    if (n_sw == 0 && !speculate) return wake;
+    // A transfer changes what follows it (next flits, freed VCs), and a loser
+    // of the switch bids again: look again next cycle.
+    if (now + 1 < wake) wake = now + 1;
+    const bool prioritised = switch_.prioritised();
+    if (n_sw == 1 && !speculate && !prioritised) {
+        const std::uint32_t local = sw_local_[0];
+        switch_.alone(n, port_of_[local], vc_of_[local], vcs[local].out_port);
+        transfer(n, local, now, k, false);
+        return wake;
+    }
+    allocate_switch(n, now, n_sw, granted, speculate, k);
+    return wake;
+}
+
+template <SwitchAllocator A>
+template <class Kernel>
+void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32_t n_sw,
+                                       std::uint32_t granted, bool speculate, Kernel& k) {
+    InputVc* const vcs = in_.router(n);
+    const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
+    const bool prioritised = switch_.prioritised();
+    switch_.begin(n);
+    for (std::uint32_t i = 0; i < n_sw; ++i) {
+        const std::uint32_t local = sw_local_[i];
+        switch_.request(port_of_[local], vc_of_[local], vcs[local].out_port, level_of(vcs[local], k, prioritised));
+    }
+    if (speculate) {
+        // BookSim's speculative switch allocation: the heads granted their VC now
+        // bid at once, below every non-speculative request; those that lose bid
+        // again once their VC allocation delay is over.
+        switch_.begin_speculative();
+        for (std::uint32_t i = 0; i < granted; ++i) {
+            const std::uint32_t local = just_granted_[i];
+            const InputVc& v = vcs[local];
+            if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port))
+                continue;  // dropped when it bids normally
+            if (port_free[v.out_port] > now + exit_delay_) continue;
+            if (output_ready(n, local, v, k)) switch_.request_speculative(port_of_[local], vc_of_[local], v.out_port);
+        }
+    }
+    if (!switch_.any(speculate)) return;
+    switch_.allocate(speculate, [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
+        transfer(n, port * V_ + vc, now, k, false);
+    });
+}
+
+template <SwitchAllocator A>
+template <class Kernel>
+std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::uint32_t n_va,
+                                             std::uint32_t granted, std::uint64_t& wake, Kernel& k) {
+    const std::size_t vbase = std::size_t{n} * per_router_;
+    const std::uint64_t ready = now + pipeline_.vc_allocation;
+    const bool prioritised = switch_.prioritised();
+    vc_.begin();
+    for (std::uint32_t i = 0; i < n_va; ++i) {
+        const InputVc& v = in_.router(n)[va_local_[i]];
+        vc_.request(vbase + va_local_[i], vbase + v.out_port * V_ + v.out_vc, level_of(v, k, prioritised));
+    }
+    vc_.allocate(
+        prioritised,
+        [&](std::size_t best) {
+            InputVc& g = in_[best];
+            g.state = VcState::active;
+            g.ready = ready;
+            if (ready < wake) wake = ready;
+            just_granted_[granted++] = static_cast<std::uint32_t>(best - vbase);
+        },
+        [&] {
+            if (now + 1 < wake) wake = now + 1;
+        });
+    return granted;
+}
+
+}  // namespace fabric::cycle
