@@ -1,0 +1,58 @@
+// What the flow kernel may do in one constant evaluation, and the message it stops
+// with past that, before the compiler's own limit stops it with a message that
+// says nothing of the model (docs/compile_time.md).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+namespace fabric {
+
+/// What the flow kernel may do in one constant evaluation: channel-load additions
+/// (a hop of a route, with its fraction) and, on the symmetric path, the flows of
+/// the representative sources it reads, counted as it runs. Measured
+/// (docs/compile_time.md) under the compilers' default limits, walking every pair:
+/// GCC 12 (2^25 operations) finishes uniform traffic on a 10 x 10 torus under
+/// dimension order (60,000 additions) and halo traffic on an 8-supernode PERCS
+/// system under direct routing (28,576), and stops on an 11 x 11 torus (79,860);
+/// Clang 14 (2^20 steps) finishes a 7 x 7 torus (8,232) and a 2-supernode PERCS
+/// halo (9,472), and stops within an 8 x 8 torus (20,480). By symmetry a torus
+/// under uniform traffic costs one source's flows and one ring's legs per
+/// dimension: 16 x 16 x 16 is 4,096 flows and 216 additions, and the evaluation's
+/// cost is then mostly the channels' loads themselves (a vector of 24,576 doubles
+/// is about 600,000 of Clang's steps). A constant evaluation past the budget stops
+/// with a "fabric:" message that says to use run-time sizes, before the compiler's
+/// own limit. Who raises the compiler's limit (-fconstexpr-ops-limit,
+/// -fconstexpr-steps) may raise this one with FABRIC_CONSTANT_EVALUATION_BUDGET.
+#if defined(FABRIC_CONSTANT_EVALUATION_BUDGET)
+inline constexpr std::size_t constant_evaluation_budget = FABRIC_CONSTANT_EVALUATION_BUDGET;
+#elif defined(__clang__)
+inline constexpr std::size_t constant_evaluation_budget = 10000;
+#else
+inline constexpr std::size_t constant_evaluation_budget = 30000;
+#endif
+
+namespace detail {
+/// Not constexpr on purpose: reached only in a constant evaluation past the
+/// budget, where the compiler reports this call and the message beside it.
+inline void past_the_constant_evaluation_budget(const char*) {}
+
+/// The kernel's work so far in a constant evaluation (at run time nothing is
+/// counted: the test compiles away).
+class FlowBudget {
+public:
+    constexpr void spend(std::size_t work = 1) {
+        if (std::is_constant_evaluated() && (used_ += work) > constant_evaluation_budget)
+            detail::past_the_constant_evaluation_budget("fabric: this link_load is too large for constant "
+                                                        "evaluation (past fabric::constant_evaluation_budget "
+                                                        "channel-load additions, about the compiler's constexpr "
+                                                        "limit); give the topology run-time sizes and call "
+                                                        "link_load at run time");
+    }
+
+private:
+    std::size_t used_ = 0;
+};
+}  // namespace detail
+
+}  // namespace fabric
