@@ -119,20 +119,34 @@ template <class T, class R, class P>
 constexpr bool orbit_terms_by_rings(const T& topo, const R& routing, const P& pattern, const Translations& tasks,
                                     std::size_t per_node, const ChannelOrbits<T>& orbit_of,
                                     std::vector<OrderFreeSum>& sums, FlowBudget& budget) {
+    // Plain arrays and one division a dimension: in constant evaluation this loop is
+    // most of the path's work besides the loads themselves (docs/compile_time.md).
     std::array<std::vector<std::uint64_t>, T::rank> at{};
-    for (std::size_t d = 0; d < T::rank; ++d) at[d] = std::vector<std::uint64_t>(topo.extent(d), 0);
-    double amount = 0;
-    bool first = true, one_amount = true;
+    std::uint64_t* count[T::rank]{};  // built-in arrays: no call a subscript
+    std::size_t extent[T::rank]{};
+    for (std::size_t d = 0; d < T::rank; ++d) {
+        extent[d] = topo.extent(d);
+        at[d] = std::vector<std::uint64_t>(extent[d], 0);
+        count[d] = at[d].data();
+    }
+    double amount = -1;  // none yet: amounts are not negative
+    bool one_amount = true;
+    std::size_t flows = 0;
     for (std::size_t o = 0; o < tasks.orbits(); ++o)
         pattern.for_each_flow_from(tasks.representative_of_orbit(o), [&](std::size_t d, double a) {
-            budget.spend();
-            const std::size_t b = d / per_node;
+            if (++flows % 256 == 0) budget.spend(256, 4);
+            std::size_t b = d / per_node;
             if (b == 0) return;
-            one_amount = one_amount && (first || a == amount);
-            amount = a;
-            first = false;
-            for (std::size_t dim = 0; dim < T::rank; ++dim) ++at[dim][b / topo.stride(dim) % topo.extent(dim)];
+            if (a != amount) {
+                one_amount = one_amount && amount < 0;
+                amount = a;
+            }
+            for (std::size_t dim = 0; dim < T::rank; ++dim) {
+                ++count[dim][b % extent[dim]];
+                b /= extent[dim];
+            }
         });
+    budget.spend(flows % 256, 4);
     if (!one_amount) return false;
     for (std::size_t dim = 0; dim < T::rank; ++dim)
         for (std::uint32_t x = 1; x < topo.extent(dim); ++x)
@@ -154,9 +168,10 @@ constexpr SymmetricLoads loads_from_orbits(const T& topo, const ChannelOrbits<T>
     double* load = out.loads.data();
     if constexpr (translation_keeps_ports_v<T>) {
         // A port with no link has none at any node of the orbit: its orbit's load is 0.
+        const double* row = orbit_load.data();
         for (std::size_t n = 0; n < nodes; ++n) {
-            const double* from = orbit_load.data() + orbit_of(NodeId{static_cast<std::uint32_t>(n)}, PortId{0});
-            for (std::size_t p = 0; p < P; ++p) *load++ = from[p];
+            if (!orbit_of.one_node_orbit) row = orbit_load.data() + orbit_of(NodeId{static_cast<std::uint32_t>(n)}, PortId{0});
+            for (std::size_t p = 0; p < P; ++p) *load++ = row[p];
         }
     } else {
         for (std::uint32_t n = 0; n < nodes; ++n)
@@ -223,6 +238,7 @@ constexpr SymmetricLoads symmetric_link_load(const Fab& fab, const P& pattern, s
                     "the order of the pairs, which only the pair-by-pair walk keeps"};
         orbit_load[o] = sums[o].value();
     }
+    budget.spend(channel_slots(topo), 3);  // the loads of every channel, filled from the orbits'
     return loads_from_orbits(topo, orbit_of, orbit_load);
 }
 
