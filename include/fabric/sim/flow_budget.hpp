@@ -8,22 +8,24 @@
 
 namespace fabric {
 
-/// What the flow kernel may do in one constant evaluation: channel-load additions
-/// (a hop of a route, with its fraction) and, on the symmetric path, the flows of
-/// the representative sources it reads, counted as it runs. Measured
-/// (docs/compile_time.md) under the compilers' default limits, walking every pair:
-/// GCC 12 (2^25 operations) finishes uniform traffic on a 10 x 10 torus under
-/// dimension order (60,000 additions) and halo traffic on an 8-supernode PERCS
-/// system under direct routing (28,576), and stops on an 11 x 11 torus (79,860);
-/// Clang 14 (2^20 steps) finishes a 7 x 7 torus (8,232) and a 2-supernode PERCS
-/// halo (9,472), and stops within an 8 x 8 torus (20,480). By symmetry a torus
-/// under uniform traffic costs one source's flows and one ring's legs per
-/// dimension: 16 x 16 x 16 is 4,096 flows and 216 additions, and the evaluation's
-/// cost is then mostly the channels' loads themselves (a vector of 24,576 doubles
-/// is about 600,000 of Clang's steps). A constant evaluation past the budget stops
-/// with a "fabric:" message that says to use run-time sizes, before the compiler's
-/// own limit. Who raises the compiler's limit (-fconstexpr-ops-limit,
-/// -fconstexpr-steps) may raise this one with FABRIC_CONSTANT_EVALUATION_BUDGET.
+/// What the flow kernel may do in one constant evaluation, in channel-load additions
+/// of the pair walk (a hop of a route, with its fraction), counted as it runs; the
+/// symmetric path counts its own additions, a quarter for each flow it reads and a
+/// third for each channel slot it fills (FlowBudget). Measured (docs/compile_time.md)
+/// under the compilers' default limits, walking every pair: GCC 12 (2^25
+/// operations) finishes uniform traffic on a 10 x 10 torus under dimension order
+/// (60,000 additions) and halo traffic on an 8-supernode PERCS system under direct
+/// routing (28,576), and stops on an 11 x 11 torus (79,860); Clang 14 (2^20 steps)
+/// finishes a 7 x 7 torus (8,232) and a 2-supernode PERCS halo (9,472), and stops
+/// within an 8 x 8 torus (20,480). By symmetry a torus under uniform traffic is one
+/// source's flows and one ring's legs a dimension, and mostly the loads of its
+/// channels, which the result holds: a 16 x 16 x 16 torus counts 9,432 (4,096 flows,
+/// 216 additions, 24,576 slots) and takes 724,000 of Clang's steps and 5.9 M of
+/// GCC's operations; 17 x 17 x 17 (11,270) is past Clang's budget. A constant
+/// evaluation past the budget stops with a "fabric:" message that says to use
+/// run-time sizes, before the compiler's own limit. Who raises the compiler's limit
+/// (-fconstexpr-ops-limit, -fconstexpr-steps) may raise this one with
+/// FABRIC_CONSTANT_EVALUATION_BUDGET.
 #if defined(FABRIC_CONSTANT_EVALUATION_BUDGET)
 inline constexpr std::size_t constant_evaluation_budget = FABRIC_CONSTANT_EVALUATION_BUDGET;
 #elif defined(__clang__)
