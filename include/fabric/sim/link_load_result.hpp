@@ -30,6 +30,7 @@ struct ClassLoad {
     double total_load = 0;     // summed over the class
     /// GB/s per node that the class allows: tasks_per_node * bandwidth / max_load.
     double throughput = std::numeric_limits<double>::infinity();
+    friend constexpr bool operator==(const ClassLoad&, const ClassLoad&) = default;
 };
 
 /// The result of the kernel: every channel's load, and the per-class summary.
