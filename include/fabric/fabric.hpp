@@ -8,6 +8,8 @@
 #include <fabric/core/random.hpp>
 #include <fabric/core/units.hpp>
 #include <fabric/core/graph.hpp>
+#include <fabric/core/order_free_sum.hpp>
+#include <fabric/core/translations.hpp>
 
 #include <fabric/concepts/collective.hpp>
 #include <fabric/concepts/flow_control.hpp>
@@ -16,6 +18,7 @@
 #include <fabric/concepts/topology.hpp>
 #include <fabric/concepts/traffic.hpp>
 #include <fabric/concepts/allocator.hpp>
+#include <fabric/concepts/symmetry.hpp>
 
 #include <fabric/link/apenet.hpp>
 #include <fabric/link/basic.hpp>
@@ -72,9 +75,13 @@
 #include <fabric/systems/qcdoc.hpp>
 
 #include <fabric/sim/cycle.hpp>
+#include <fabric/sim/flow_budget.hpp>
 #include <fabric/sim/link_load.hpp>
+#include <fabric/sim/link_load_result.hpp>
+#include <fabric/sim/link_load_symmetric.hpp>
 #include <fabric/sim/scu_link.hpp>
 #include <fabric/sim/statistics.hpp>
+#include <fabric/sim/symmetry_checks.hpp>
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>

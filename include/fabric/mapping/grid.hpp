@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/translations.hpp>
 
 namespace fabric {
 
@@ -48,6 +49,24 @@ public:
         std::size_t t = 0;
         for (std::size_t d = rank(); d-- > 0;) t = t * extents_[d] + c[d];
         return t;
+    }
+
+    /// Whether every translation of `group` (on these task ids) moves every task by
+    /// one translation of the grid, so that a pattern defined by differences of
+    /// coordinates with wraparound (tornado, neighbour, a periodic halo) is invariant
+    /// under it: each translated digit must be the upper part of one dimension, the
+    /// same top and a stride that is a multiple of the dimension's (adding 1 to the
+    /// digit adds stride / dimension stride to that coordinate, modulo its extent).
+    [[nodiscard]] constexpr bool translations_are_shifts(const Translations& group) const {
+        for (std::size_t i = 0; i < group.digits(); ++i) {
+            const TranslationDigit& g = group.digit(i);
+            if (!g.translated) continue;
+            bool within = false;
+            for (std::size_t d = 0, stride = 1; d < rank() && !within; stride *= extents_[d++])
+                within = g.stride * g.extent == stride * extents_[d] && g.stride % stride == 0;
+            if (!within) return false;
+        }
+        return true;
     }
 
 private:

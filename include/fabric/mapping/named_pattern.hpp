@@ -13,6 +13,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/mapping/grid.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/mapping/standard_patterns.hpp>
@@ -76,6 +77,21 @@ public:
     template <class F>
     void for_each_flow(F&& f) const {
         std::visit([&](const auto& p) { p.for_each_flow(f); }, v_);
+    }
+    /// Invariant when the pattern chosen is (concepts/symmetry.hpp); one source's
+    /// flows are asked for only then.
+    [[nodiscard]] bool invariant_under(const Translations& group) const {
+        return std::visit([&](const auto& p) {
+            if constexpr (requires { p.invariant_under(group); }) return static_cast<bool>(p.invariant_under(group));
+            else return false;
+        }, v_);
+    }
+    template <class F>
+    void for_each_flow_from(std::size_t source, F&& f) const {
+        std::visit([&](const auto& p) {
+            if constexpr (requires { p.for_each_flow_from(source, f); }) p.for_each_flow_from(source, f);
+            else p.for_each_flow([&](std::size_t s, std::size_t d, double amount) { if (s == source) f(d, amount); });
+        }, v_);
     }
     [[nodiscard]] std::size_t sample(std::size_t src, Random& rng) const {
         return std::visit([&](const auto& p) { return p.sample(src, rng); }, v_);

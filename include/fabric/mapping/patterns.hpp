@@ -14,6 +14,7 @@
 #include <fabric/concepts/traffic.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/mapping/grid.hpp>
 
 namespace fabric {
@@ -32,12 +33,19 @@ public:
     [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
     template <class F>
     constexpr void for_each_flow(F&& f) const {
+        for (std::size_t s = 0; s < n_; ++s)
+            for_each_flow_from(s, [&](std::size_t d, double share) { f(s, d, share); });
+    }
+    /// The flows of source s: f(destination, amount).
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t s, F&& f) const {
         const bool with_self = self_ == Self::included;
         const double share = 1.0 / static_cast<double>(with_self ? n_ : n_ - 1);
-        for (std::size_t s = 0; s < n_; ++s)
-            for (std::size_t d = 0; d < n_; ++d)
-                if (with_self || d != s) f(s, d, share);
+        for (std::size_t d = 0; d < n_; ++d)
+            if (with_self || d != s) f(d, share);
     }
+    /// The same amount between every two tasks: invariant under any permutation.
+    [[nodiscard]] constexpr bool invariant_under(const Translations&) const { return true; }
     /// A destination drawn with the pattern's probabilities.
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         if (self_ == Self::included) return static_cast<std::size_t>(rng.below(n_));
@@ -61,45 +69,52 @@ public:
     }
     [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
     [[nodiscard]] constexpr const Grid& grid() const { return grid_; }
+    /// Dimension by dimension, every task in turn (the order the flow kernel's
+    /// pair-by-pair walk adds them in).
     template <class F>
     constexpr void for_each_flow(F&& f) const {
         if (active_ == 0) return;
         const double share = 1.0 / static_cast<double>(2 * active_);
-        std::size_t stride = 1;
-        for (std::size_t d = 0; d < grid_.rank(); ++d) {
-            const std::size_t k = grid_.extent(d);
-            if (k > 1) {
-                for (std::size_t t = 0; t < grid_.size(); ++t) {
-                    const std::size_t x = (t / stride) % k;
-                    if (x + 1 < k) f(t, t + stride, share);
-                    else if (periodic_) f(t, t - x * stride, share);
-                    if (x > 0) f(t, t - stride, share);
-                    else if (periodic_) f(t, t + (k - 1) * stride, share);
-                }
-            }
-            stride *= k;
-        }
+        for (std::size_t d = 0, stride = 1; d < grid_.rank(); stride *= grid_.extent(d++))
+            for (std::size_t t = 0; t < grid_.size() && grid_.extent(d) > 1; ++t)
+                neighbours_in(d, stride, t, [&](std::size_t to) { f(t, to, share); });
+    }
+    /// The flows of task t: f(neighbour, share).
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        if (active_ == 0) return;
+        const double share = 1.0 / static_cast<double>(2 * active_);
+        for (std::size_t d = 0, stride = 1; d < grid_.rank(); stride *= grid_.extent(d++))
+            neighbours_in(d, stride, t, [&](std::size_t to) { f(to, share); });
+    }
+    /// With periodic boundaries a shift of the grid keeps every neighbour; without,
+    /// the edges differ.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        return periodic_ && grid_.translations_are_shifts(group);
     }
 
     /// One of the task's neighbours, each with its share (all shares are equal).
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         std::size_t to[16];
-        std::size_t count = 0, stride = 1;
-        for (std::size_t d = 0; d < grid_.rank(); ++d) {
-            const std::size_t k = grid_.extent(d);
-            if (k > 1) {
-                const std::size_t x = (src / stride) % k;
-                if (x + 1 < k) to[count++] = src + stride;
-                else if (periodic_) to[count++] = src - x * stride;
-                if (x > 0) to[count++] = src - stride;
-                else if (periodic_) to[count++] = src + (k - 1) * stride;
-            }
-            stride *= k;
-        }
+        std::size_t count = 0;
+        for_each_flow_from(src, [&](std::size_t d, double) { to[count++] = d; });
         return count == 0 ? src : to[rng.below(count)];
     }
 
 private:
+    /// f(neighbour) for the + and the - neighbour of t in dimension d (none past an
+    /// edge unless periodic).
+    template <class F>
+    constexpr void neighbours_in(std::size_t d, std::size_t stride, std::size_t t, F&& f) const {
+        const std::size_t k = grid_.extent(d);
+        if (k < 2) return;
+        const std::size_t x = (t / stride) % k;
+        if (x + 1 < k) f(t + stride);
+        else if (periodic_) f(t - x * stride);
+        if (x > 0) f(t - stride);
+        else if (periodic_) f(t + (k - 1) * stride);
+    }
+
     Grid grid_;
     bool periodic_;
     std::size_t active_ = 0;
@@ -122,14 +137,21 @@ public:
     [[nodiscard]] constexpr std::size_t cols() const { return q_; }
     template <class F>
     constexpr void for_each_flow(F&& f) const {
+        for (std::size_t t = 0; t < p_ * q_; ++t)
+            for_each_flow_from(t, [&](std::size_t d, double share) { f(t, d, share); });
+    }
+    /// The flows of task t: its row, then its column.
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
         const double row_share = 0.5 / static_cast<double>(q_);
         const double col_share = 0.5 / static_cast<double>(p_);
-        for (std::size_t r = 0; r < p_; ++r)
-            for (std::size_t c = 0; c < q_; ++c) {
-                const std::size_t t = r * q_ + c;
-                for (std::size_t c2 = 0; c2 < q_; ++c2) f(t, r * q_ + c2, row_share);
-                for (std::size_t r2 = 0; r2 < p_; ++r2) f(t, r2 * q_ + c, col_share);
-            }
+        const std::size_t r = t / q_, c = t % q_;
+        for (std::size_t c2 = 0; c2 < q_; ++c2) f(r * q_ + c2, row_share);
+        for (std::size_t r2 = 0; r2 < p_; ++r2) f(r2 * q_ + c, col_share);
+    }
+    /// A shift of rows or of columns keeps every row and column.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        return Grid{static_cast<long long>(q_), static_cast<long long>(p_)}.translations_are_shifts(group);
     }
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         const std::size_t r = src / q_, c = src % q_;
@@ -151,7 +173,19 @@ public:
     [[nodiscard]] constexpr std::size_t task_count() const { return n_; }
     template <class F>
     constexpr void for_each_flow(F&& f) const {
-        for (std::size_t t = 0; t < n_; ++t) f(t, (~t) & (n_ - 1), 1.0);
+        for (std::size_t t = 0; t < n_; ++t) for_each_flow_from(t, [&](std::size_t d, double a) { f(t, d, a); });
+    }
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        f((~t) & (n_ - 1), 1.0);
+    }
+    /// Complementing commutes with flipping bits, and adding 1 modulo 2 to a digit
+    /// of extent 2 flips one bit: invariant when every translated digit is one bit
+    /// (a hypercube's translations), not under longer shifts.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        for (std::size_t i = 0; i < group.digits(); ++i)
+            if (group.digit(i).translated && group.digit(i).extent != 2) return false;
+        return true;
     }
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const { return (~src) & (n_ - 1); }
 
@@ -168,16 +202,17 @@ public:
     [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
     template <class F>
     constexpr void for_each_flow(F&& f) const {
-        for (std::size_t t = 0; t < grid_.size(); ++t) {
-            auto c = grid_.coord(t);
-            for (std::size_t d = 0; d < grid_.rank(); ++d) {
-                const std::uint32_t k = grid_.extent(d);
-                c[d] = (c[d] + (k + 1) / 2 - 1) % k;
-            }
-            f(t, grid_.task(c), 1.0);
-        }
+        for (std::size_t t = 0; t < grid_.size(); ++t) f(t, destination(t), 1.0);
     }
-    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const {
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        f(destination(t), 1.0);
+    }
+    /// A shift of the grid keeps every task's offset to its destination.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        return grid_.translations_are_shifts(group);
+    }
+    [[nodiscard]] constexpr std::size_t destination(std::size_t src) const {
         std::size_t t = 0, stride = 1;
         for (std::size_t d = 0; d < grid_.rank(); ++d) {
             const std::size_t k = grid_.extent(d), x = (src / stride) % k;
@@ -186,6 +221,7 @@ public:
         }
         return t;
     }
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const { return destination(src); }
 
 private:
     Grid grid_;

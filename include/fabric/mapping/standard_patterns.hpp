@@ -14,6 +14,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/mapping/grid.hpp>
 
 namespace fabric {
@@ -34,6 +35,10 @@ public:
     constexpr void for_each_flow(F&& f) const {
         const auto& self = static_cast<const Derived&>(*this);
         for (std::size_t t = 0; t < self.task_count(); ++t) f(t, self.destination(t), 1.0);
+    }
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        f(static_cast<const Derived&>(*this).destination(t), 1.0);
     }
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random&) const {
         return static_cast<const Derived&>(*this).destination(src);
@@ -94,6 +99,10 @@ class NeighbourTraffic : public detail::PermutationPattern<NeighbourTraffic> {
 public:
     constexpr explicit NeighbourTraffic(Grid grid) : grid_(std::move(grid)) {}
     [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
+    /// A shift of the grid keeps every task's next one.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        return grid_.translations_are_shifts(group);
+    }
     [[nodiscard]] constexpr std::size_t destination(std::size_t t) const {
         std::size_t d = 0, stride = 1;
         for (std::size_t dim = 0; dim < grid_.rank(); ++dim) {
@@ -172,9 +181,25 @@ public:
     [[nodiscard]] constexpr std::size_t target_group(std::size_t t) const { return (t / size_ + shift_) % groups_; }
     template <class F>
     constexpr void for_each_flow(F&& f) const {
-        const double each = 1.0 / static_cast<double>(size_);
         for (std::size_t t = 0; t < task_count(); ++t)
-            for (std::size_t m = 0; m < size_; ++m) f(t, target_group(t) * size_ + m, each);
+            for_each_flow_from(t, [&](std::size_t d, double each) { f(t, d, each); });
+    }
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        const double each = 1.0 / static_cast<double>(size_);
+        for (std::size_t m = 0; m < size_; ++m) f(target_group(t) * size_ + m, each);
+    }
+    /// Invariant under a shift of the groups (the target shifts with the source), and
+    /// under any permutation within the groups (every member of the target gets the
+    /// same): each translated digit must lie within the member number or be the
+    /// upper part of the group number.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        for (std::size_t i = 0; i < group.digits(); ++i) {
+            const TranslationDigit& g = group.digit(i);
+            const std::size_t top = g.stride * g.extent;
+            if (g.translated && !(size_ % top == 0 || (top == size_ * groups_ && g.stride % size_ == 0))) return false;
+        }
+        return true;
     }
     [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
         return target_group(src) * size_ + static_cast<std::size_t>(rng.below(size_));

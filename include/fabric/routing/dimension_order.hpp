@@ -61,7 +61,14 @@ struct DimensionOrder {
     using vc_rule = VcRule;
     /// A route's channel dependencies never lead from a dimension to a lower one,
     /// so cycles can only lie within one ring: the deadlock check may test rings alone.
+    /// A route is its dimensions' legs in turn, each from the source's coordinate to
+    /// the destination's (for_each_leg), so the flow kernel may take a torus's loads
+    /// ring by ring.
     static constexpr bool dimension_separable = true;
+    /// On a torus a leg depends only on how far the destination is round the ring
+    /// and which way, so translating a pair translates its hops (concepts/symmetry.hpp).
+    template <class T>
+    static constexpr bool commutes_with_translations = T::wraparound;
 
     template <class T>
     static constexpr bool fits = detail::is_kary_ncube_v<T>;
@@ -77,15 +84,27 @@ struct DimensionOrder {
         std::uint32_t at = src.value;
         for (std::size_t d = 0; d < T::rank; ++d) {
             if (cs[d] == cd[d]) continue;
-            const Leg leg = plan(topo, d, cs[d], cd[d]);
-            if (leg.tied && Tie == TieRule::split) {
-                walk(topo, d, at, cs[d], leg.forward, +1, 0.5, f);
-                walk(topo, d, at, cs[d], topo.extent(d) - leg.forward, -1, 0.5, f);
-            } else {
-                walk(topo, d, at, cs[d], leg.hops, leg.direction, 1.0, f);
-            }
+            for_each_leg_walk(topo, d, cs[d], cd[d], [&](int direction, std::uint32_t hops, double fraction) {
+                walk(topo, d, at, cs[d], hops, direction, fraction, f);
+            });
             at = static_cast<std::uint32_t>(at + (static_cast<std::int64_t>(cd[d]) - cs[d]) * topo.stride(d));
         }
+    }
+
+    /// The hops of a route's leg in dimension d from coordinate `from` to `to`:
+    /// f(position, port, fraction) for each, the position being the coordinate in d
+    /// the hop leaves from. for_each_hop is these legs, dimension by dimension.
+    template <class T, class F>
+    constexpr void for_each_leg(const T& topo, std::size_t d, std::uint32_t from, std::uint32_t to, F&& f) const {
+        if (from == to) return;
+        for_each_leg_walk(topo, d, from, to, [&](int direction, std::uint32_t hops, double fraction) {
+            const PortId port = T::port(d, direction);
+            const std::uint32_t k = topo.extent(d);
+            for (std::uint32_t h = 0, x = from; h < hops; ++h) {
+                f(x, port, fraction);
+                x = direction > 0 ? (x + 1 == k ? 0 : x + 1) : (x == 0 ? k - 1 : x - 1);
+            }
+        });
     }
 
     /// Every distinct path, with its fraction of the pair's traffic.
@@ -266,6 +285,19 @@ private:
         int direction = +1;
         bool tied = false;
     };
+
+    /// The walks of one leg: g(direction, hops, fraction), twice (each way, half the
+    /// traffic) for a tie that the policy splits.
+    template <class T, class G>
+    static constexpr void for_each_leg_walk(const T& topo, std::size_t d, std::uint32_t from, std::uint32_t to, G&& g) {
+        const Leg leg = plan(topo, d, from, to);
+        if (leg.tied && Tie == TieRule::split) {
+            g(+1, leg.forward, 0.5);
+            g(-1, topo.extent(d) - leg.forward, 0.5);
+        } else {
+            g(leg.direction, leg.hops, 1.0);
+        }
+    }
 
     template <class T>
     static constexpr Leg plan(const T& topo, std::size_t d, std::uint32_t a, std::uint32_t b) {

@@ -54,6 +54,10 @@ struct DragonflyMinimal : OneRouteEach<DragonflyMinimal> {
     template <class T>
     static constexpr std::array<std::size_t, 2> vcs_required{2, 1};
     static constexpr bool vc_levels_increase = true;
+    /// A route depends on the groups only through their difference (slot_to), so
+    /// rotating the groups rotates every route (concepts/symmetry.hpp).
+    template <class T>
+    static constexpr bool commutes_with_translations = true;
     static constexpr int level(std::size_t link_class, std::uint8_t vc) {
         return link_class == 0 ? 2 * vc : 1;
     }

@@ -28,6 +28,10 @@ struct ECube : OneRouteEach<ECube> {
     static constexpr bool fits = detail::is_hypercube_v<T>;
     template <class T>
     static constexpr std::size_t vcs_required = 1;
+    /// The route crosses the dimensions where the ids differ, lowest first:
+    /// XOR with a mask keeps the differing bits, so it moves the route with it.
+    template <class T>
+    static constexpr bool commutes_with_translations = true;
 
     template <class T>
     static constexpr std::size_t max_hops(const T& t) {

@@ -40,6 +40,11 @@ constexpr std::uint32_t fat_tree_top(const T& t, std::uint32_t l, std::uint32_t 
 struct FatTreeNca {
     template <class T>
     static constexpr bool fits = detail::is_fat_tree_v<T>;
+    /// The climb depends on where the words differ, the up paths are spread over
+    /// every up port alike and the way down follows the destination's digits, so
+    /// adding to the words' digits moves every hop with them (concepts/symmetry.hpp).
+    template <class T>
+    static constexpr bool commutes_with_translations = true;
     template <class T>
     static constexpr std::size_t vcs_required = 1;
 

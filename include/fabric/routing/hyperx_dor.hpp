@@ -26,6 +26,10 @@ struct HyperXDimensionOrder : OneRouteEach<HyperXDimensionOrder> {
     static constexpr bool fits = detail::is_hyperx_v<T>;
     template <class T>
     static constexpr std::size_t vcs_required = 1;
+    /// A route's hop in dimension d depends only on the two coordinates there, so
+    /// translating a pair translates its route (concepts/symmetry.hpp).
+    template <class T>
+    static constexpr bool commutes_with_translations = true;
 
     template <class T>
     static constexpr std::size_t max_hops(const T& t) {

@@ -22,6 +22,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/link/basic.hpp>
 
 namespace fabric {
@@ -88,6 +89,15 @@ public:
     [[nodiscard]] constexpr std::size_t link_class(NodeId, PortId p) const {
         return p.value + 1 < a_ ? local_class : global_class;
     }
+
+    /// The consecutive arrangement is the same from every group: rotating the
+    /// groups (G -> G + 1 mod g) keeps every link and every port, since slot j of
+    /// any group leads j + 1 groups on, to the router owning slot g - 2 - j there.
+    /// The routers of a group are not alike (each owns other global links), so
+    /// the router digit is fixed: a group's a routers are the orbits.
+    static constexpr bool translation_keeps_ports = true;
+    [[nodiscard]] constexpr Translations translations() const { return Translations{}.then(a_, false).then(g_, true); }
+    [[nodiscard]] static constexpr PortId port_at_representative(NodeId, PortId p) { return p; }
 
 private:
     std::uint32_t a_, h_, g_;

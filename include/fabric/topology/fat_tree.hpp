@@ -23,6 +23,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/link/basic.hpp>
 
 namespace fabric {
@@ -94,6 +95,27 @@ public:
         return is_up(p) ? down_port(digit(w, l)) : up_port(digit(w, l - 1));
     }
     [[nodiscard]] constexpr std::size_t link_class(NodeId, PortId) const { return 0; }
+
+    /// Adding to the digits of every switch word (each modulo k) keeps the tree: the
+    /// link from (l, w) up port j, to (l + 1, w with digit l = j), becomes the link
+    /// from (l, w + delta) up port j + delta_l. The level is fixed: a level's
+    /// switches are one orbit. The translation taking (l, w) to (l, 0) maps up port
+    /// j to j - w_l and down port i to i - w_(l-1).
+    [[nodiscard]] constexpr Translations translations() const {
+        Translations group;
+        for (std::uint32_t d = 0; d + 1 < n_; ++d) group.then(k_, true);
+        return group.then(n_, false);
+    }
+    [[nodiscard]] constexpr PortId port_at_representative(NodeId s, PortId p) const {
+        const std::uint32_t l = level(s), w = word(s);
+        if (is_up(p)) {
+            const std::uint32_t j = p.value - static_cast<std::uint32_t>(MaxK);
+            if (j >= k_ || l + 1 >= n_) return p;
+            return up_port((j + k_ - digit(w, l)) % k_);
+        }
+        if (p.value >= k_ || l == 0) return p;
+        return down_port((p.value + k_ - digit(w, l - 1)) % k_);
+    }
 
 private:
     std::uint32_t k_, n_, width_ = 1;

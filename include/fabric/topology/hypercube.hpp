@@ -19,6 +19,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/link/basic.hpp>
 
 namespace fabric {
@@ -50,6 +51,16 @@ public:
     }
     [[nodiscard]] constexpr PortId reverse_port(NodeId, PortId port) const { return port; }
     [[nodiscard]] constexpr std::size_t link_class(NodeId, PortId) const { return 0; }
+
+    /// Every bit is translated (adding 1 modulo 2 is XOR): the cube is the same
+    /// from every node, and XOR with any mask keeps each port.
+    static constexpr bool translation_keeps_ports = true;
+    [[nodiscard]] constexpr Translations translations() const {
+        Translations group;
+        for (std::uint32_t d = 0; d < n_; ++d) group.then(2, true);
+        return group;
+    }
+    [[nodiscard]] static constexpr PortId port_at_representative(NodeId, PortId p) { return p; }
 
     [[nodiscard]] constexpr std::size_t distance(NodeId a, NodeId b) const {
         return static_cast<std::size_t>(std::popcount(a.value ^ b.value));

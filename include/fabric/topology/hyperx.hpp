@@ -21,6 +21,7 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/link/basic.hpp>
 
 namespace fabric {
@@ -39,7 +40,7 @@ public:
     static constexpr bool is_hyperx = true;
 
     /// The extents S_0 .. S_{L-1}, each at least 1, L at most MaxRank.
-    explicit HyperX(const std::vector<long long>& extents, Link link = {}) : links_(link) {
+    constexpr explicit HyperX(const std::vector<long long>& extents, Link link = {}) : links_(link) {
         detail::require(!extents.empty() && extents.size() <= MaxRank, "HyperX<", MaxRank, ", ", Ports, "> takes 1 to ",
                         MaxRank, " extents; got ", extents.size());
         std::size_t nodes = 1, ports = 0;
@@ -93,6 +94,22 @@ public:
         return port_to(neighbour(n, p), d, coordinate(n, d));
     }
     [[nodiscard]] constexpr std::size_t link_class(NodeId, PortId) const { return 0; }
+
+    /// Every coordinate is translated, modulo its extent (each dimension is a
+    /// complete graph, so any cyclic shift of it keeps its links). The translation
+    /// taking n to router 0 maps the port to coordinate c of dimension d to the
+    /// port of router 0 to c - x_d.
+    [[nodiscard]] constexpr Translations translations() const {
+        Translations group;
+        for (std::uint32_t d = 0; d < rank_; ++d) group.then(extent_[d], true);
+        return group;
+    }
+    [[nodiscard]] constexpr PortId port_at_representative(NodeId n, PortId p) const {
+        if (p.value >= ports_used_) return p;
+        const std::uint32_t d = dimension_of(p), k = p.value - base_[d], own = coordinate(n, d);
+        const std::uint32_t to = k < own ? k : k + 1;
+        return PortId{base_[d] + (to + extent_[d] - own) % extent_[d] - 1};
+    }
 
     [[nodiscard]] constexpr std::size_t distance(NodeId a, NodeId b) const {
         std::size_t differ = 0;

@@ -22,6 +22,7 @@
 #include <fabric/concepts/topology.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/translations.hpp>
 #include <fabric/link/basic.hpp>
 #include <fabric/topology/extents.hpp>
 
@@ -161,6 +162,18 @@ public:
         const std::uint32_t x = (n.value / stride_[d]) % extent(d);
         return port_direction(p) > 0 ? x + 1 == extent(d) : x == 0;
     }
+
+    // --- symmetry (concepts/symmetry.hpp) ---------------------------------------------
+    /// A torus looks the same from every node: every coordinate is translated,
+    /// modulo its extent, and a translation keeps each port (the + port of dimension
+    /// d stays that). A mesh's edges make its nodes unlike: it states no symmetry.
+    static constexpr bool translation_keeps_ports = wraparound;
+    [[nodiscard]] constexpr Translations translations() const requires wraparound {
+        Translations group;
+        for (std::size_t d = 0; d < Rank; ++d) group.then(extent(d), true);
+        return group;
+    }
+    [[nodiscard]] static constexpr PortId port_at_representative(NodeId, PortId p) requires wraparound { return p; }
 
     // --- distances -------------------------------------------------------------------
     /// Minimal hops between two positions of a ring (torus) or line (mesh) of extent k.
