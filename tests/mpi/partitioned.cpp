@@ -16,6 +16,7 @@
 #include <fabric/systems/percs.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -280,6 +281,199 @@ TEST_CASE("a torus that deadlocks: the same report, at the same cycle, on every 
     REQUIRE(s.deadlock);
     REQUIRE_FALSE(s.deadlock->waiting.empty());
     check_identical(p, s);
+}
+
+/// The lookahead every rank computes: the window, the cut and this rank's neighbours (slabs of a ring of ranks).
+void check_slab_plan(const cycle::Lookahead& plan, std::uint32_t window, std::uint64_t cut_per_boundary) {
+    const int ranks = ranks_of_world();
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (ranks == 1) {
+        CHECK(plan.cut_channels == 0);
+        CHECK(plan.neighbours.empty());
+        return;
+    }
+    CHECK(plan.window == window);
+    CHECK_FALSE(plan.everyone);
+    if (ranks == 2) {
+        CHECK(plan.cut_channels == 2 * cut_per_boundary);  // the torus wraps: two boundaries between the slabs
+        CHECK(plan.neighbours == std::vector<std::uint32_t>{static_cast<std::uint32_t>(1 - rank)});
+    }
+    if (ranks == 4 && cut_per_boundary % 16 == 0) {  // slabs of whole rows of 8: four boundaries
+        CHECK(plan.cut_channels == 4 * cut_per_boundary);
+        CHECK(plan.neighbours.size() == 2);  // the slabs before and after
+    }
+}
+
+TEST_CASE("windows as long as the links allow: an 8x8 torus with links and credits of 10 cycles, alike") {
+    Credit credit;
+    credit.credit_delay = 10;
+    const Net net{Torus<2>({8, 8}), {}, credit};
+    CycleConfig cfg = torus_config();
+    cfg.link_latency = 10;
+    for (const double rate : {0.1, 0.9}) {
+        CAPTURE(rate);
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD, Slabs{});
+        // A flit takes switch allocation and traversal (1 + 1) and the link (10): 12; a credit 10.
+        check_slab_plan(split.lookahead(), 10, 2 * 8);
+        const CycleResult s = serial.run(UniformTraffic(64), rate, PacketSizes::fixed(4));
+        const CycleResult p = split.run(UniformTraffic(64), rate, PacketSizes::fixed(4));
+        REQUIRE(s.flits_ejected > 1000);
+        check_identical(p, s);
+        const auto& stats = split.transport().stats();
+        if (ranks_of_world() > 1 && rate > 0.5) {
+            // Saturated: it drains until its queues outgrow their bound, in windows while many measured
+            // packets are left.
+            CHECK(stats.windows * 3 < p.cycles);
+        }
+        if (ranks_of_world() > 1 && rate < 0.5) {
+            // A window of 10 cycles to the end of the measurement, then one a cycle while it drains.
+            CHECK(stats.windows * 5 < p.cycles);
+            CHECK(stats.windows > (cfg.warmup + cfg.measure) / 10);
+            // Sums over the ranks only where the run could end, where the watchdog looks, and the end's:
+            // most windows of the measured stretch need none.
+            CHECK(stats.reductions + (cfg.warmup + cfg.measure) / 20 < stats.windows);
+        }
+    }
+}
+
+TEST_CASE("windows under other timings: credits over the link, output queues, a trace, a deadlock, the memory "
+          "limit") {
+    const int ranks = ranks_of_world();
+    SUBCASE("feedback that crosses the link back: a credit takes its delay (1) and the link's (4)") {
+        const Net net{Torus<2>({8, 8})};
+        CycleConfig cfg = torus_config();
+        cfg.link_latency = 4;
+        cfg.feedback_over_link = true;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD, Slabs{});
+        check_slab_plan(split.lookahead(), 5, 2 * 8);  // flits 1 + 1 + 4 = 6, credits 1 + 4 = 5
+        const CycleResult s = serial.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4));
+        check_identical(split.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4)), s);
+        // Credits that take longer to come back slow a saturated torus down.
+        CycleConfig near = cfg;
+        near.feedback_over_link = false;
+        CHECK(CycleSimulator(net, near).run(UniformTraffic(64), 0.9, PacketSizes::fixed(4)).accepted >
+              CycleSimulator(net, cfg).run(UniformTraffic(64), 0.9, PacketSizes::fixed(4)).accepted);
+    }
+    SUBCASE("output queues: a flit goes onto its link the cycle it leaves its queue") {
+        Credit credit;
+        credit.credit_delay = 12;
+        const Net net{Torus<2>({8, 8}), {}, credit};
+        CycleConfig cfg = torus_config();
+        cfg.link_latency = 6;
+        cfg.output_buffer_flits = 8;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD, Slabs{});
+        check_slab_plan(split.lookahead(), 6, 2 * 8);  // flits 6 (no switch stages counted), credits 12
+        check_identical(split.run(UniformTraffic(64), 0.4, PacketSizes::fixed(4)),
+                        serial.run(UniformTraffic(64), 0.4, PacketSizes::fixed(4)));
+    }
+    SUBCASE("a trace: windows up to its last message, then one a cycle") {
+        Credit credit;
+        credit.credit_delay = 5;
+        const Net net{Torus<2>({6, 6}), {}, credit};
+        std::vector<TraceMessage> trace;
+        for (std::uint32_t i = 0; i < 400; ++i) {
+            const std::uint32_t src = (i * 7) % 36, dst = (i * 13 + 5) % 36;
+            trace.push_back({i * 3 / 2, src, dst == src ? (dst + 1) % 36 : dst, 1 + i % 6, 0});
+        }
+        CycleConfig cfg = torus_config();
+        cfg.link_latency = 5;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+        check_slab_plan(split.lookahead(), 5, 2 * 6);
+        const CycleResult s = serial.run_trace(trace);
+        REQUIRE(s.packets_delivered == 400);
+        check_identical(split.run_trace(trace), s);
+    }
+    SUBCASE("a torus that deadlocks: the watchdog looks at the end of a window") {
+        using OneVc = Torus<2, BasicLink<1>>;
+        using Locked = Fabric<OneVc, DorTieSplit<NoDateline>>;
+        Credit credit;
+        credit.credit_delay = 3;
+        const Locked locked{OneVc({8, 8}), allow_deadlock, {}, credit};
+        CycleConfig cfg;
+        cfg.warmup = 300;
+        cfg.measure = 1000;
+        cfg.watchdog = 1000;
+        cfg.link_latency = 3;
+        CycleSimulator serial(locked, cfg);
+        dist::PartitionedCycle split(locked, cfg, MPI_COMM_WORLD);
+        check_slab_plan(split.lookahead(), 3, 2 * 8);
+        const CycleResult s = serial.run(UniformTraffic(64), 0.8, PacketSizes::fixed(8));
+        REQUIRE(s.deadlock);
+        REQUIRE(s.cycles < cfg.warmup + cfg.measure);  // found inside the windowed stretch
+        check_identical(split.run(UniformTraffic(64), 0.8, PacketSizes::fixed(8)), s);
+    }
+    SUBCASE("the memory limit: windows shorten as the queues near it, and the run stops where the serial one does") {
+        Credit credit;
+        credit.credit_delay = 8;
+        const Net net{Torus<2>({8, 8}), {}, credit};
+        CycleConfig cfg;
+        cfg.memory_limit_mb = 1;
+        cfg.warmup = 100;
+        cfg.measure = 20000;
+        cfg.link_latency = 8;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+        const CycleResult s = serial.run(UniformTraffic(64), 0.9);
+        REQUIRE(s.source_limit_reached);
+        check_identical(split.run(UniformTraffic(64), 0.9), s);
+    }
+    SUBCASE("PERCS with D links of 150 ns whose credits cross them back: windows of hundreds of cycles") {
+        // 30 m of fibre at 5 ns a metre: D links "several tens of meters in length" (Arimilli et al.).
+        const PercsTopology t(8, 4, PercsLL{}, PercsLR{}, PercsD{GBps{10.0}, Nanoseconds{150.0}});
+        auto make = [&] { return PercsFabric<PercsHubRouting<>>{t, PercsHubRouting<>(PercsModeMix{{1, 1, 1, 1}}), Credit{32, 1}}; };
+        const auto net = make(), net2 = make();
+        CycleConfig cfg = percs_cycle_config(t);
+        cfg.feedback_over_link = true;
+        cfg.warmup = 1000;
+        cfg.measure = 4000;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net2, cfg, MPI_COMM_WORLD, Groups{PercsTopology::nodes_per_supernode});
+        const cycle::Lookahead plan = split.lookahead();
+        if (ranks > 1) {
+            // The D links alone are cut; a credit over one takes 1 cycle and the link's latency, 150 ns in
+            // cycles rounded up; a flit takes more (its serialisation too).
+            const auto d_cycles = static_cast<std::uint32_t>(std::ceil(150.0 / cfg.cycle_ns));
+            CHECK(plan.window == 1 + d_cycles);
+            CHECK(plan.feedback_delay == 1 + d_cycles);
+            CHECK(plan.flit_delay > plan.feedback_delay);
+            CHECK(plan.window > 200);
+        }
+        const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+        const CycleResult s = serial.run(uniform, 0.02, PacketSizes::fixed(percs_packet_flits));
+        REQUIRE(s.measured_delivered > 100);
+        REQUIRE(s.drained);
+        check_identical(split.run(uniform, 0.02, PacketSizes::fixed(percs_packet_flits)), s);
+        // Windows of `window` cycles (and the watchdog's, every 1,024) up to the end of the measurement, then
+        // one a cycle in the drain once fewer measured packets are left than there are terminals.
+        if (ranks > 1)
+            CHECK(split.transport().stats().windows <
+                  (s.cycles - cfg.warmup - cfg.measure) + (cfg.warmup + cfg.measure) / plan.window + 10);
+    }
+    SUBCASE("links failing: every rank hears of every cycle's losses") {
+        Credit credit;
+        credit.credit_delay = 8;
+        const Net net{Torus<2>({8, 8}), {}, credit};
+        CycleConfig cfg = torus_config();
+        cfg.link_latency = 8;
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+        serial.fail_link(NodeId{27}, PortId{2}, 400);
+        split.fail_link(NodeId{27}, PortId{2}, 400);
+        const cycle::Lookahead plan = split.lookahead();
+        if (ranks > 1) {
+            CHECK(plan.everyone);
+            CHECK(plan.window == 1);
+            CHECK(plan.neighbours.size() == static_cast<std::size_t>(ranks - 1));
+        }
+        const CycleResult s = serial.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4));
+        REQUIRE(s.flits_dropped > 0);
+        check_identical(split.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4)), s);
+    }
 }
 
 TEST_CASE("what a partitioned run cannot split is refused on every rank, and the simulator still runs after") {

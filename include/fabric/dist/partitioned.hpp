@@ -1,18 +1,22 @@
 // The cycle kernel partitioned over MPI ranks: dist::PartitionedCycle<Fab, A> is
 // the CycleSimulator whose transport is MPI, its routers dealt to the ranks of a
 // communicator by a partition policy (Slabs, Groups{32} for PERCS supernodes, or one's own), each
-// rank stepping its own. Conservative and in lockstep, one cycle a window: at the
-// end of every cycle each rank sends every other the flits and credits bound for
-// its routers (MPI_Alltoallv; a head carries its packet's record and route), and
-// the ranks sum what ends a run (MPI_Allreduce), so they stop at the serial
-// kernel's cycle. Random numbers are the serial kernel's one stream, drawn on
+// rank stepping its own. Conservative: the ranks run windows of as many cycles
+// as the least delay of anything crossing between them allows (a link's flit,
+// a credit's return: sim/cycle/lookahead.hpp), and at the end of a window each
+// rank sends each rank it has channels to one message (MPI_Isend, empty or not)
+// with the flits and credits bound for its routers (a head carries its packet's
+// record and route). What ends a run is summed (MPI_Allreduce) only at the ends
+// of windows where the serial run could end or look, so the ranks stop at the
+// serial kernel's cycle. Random numbers are the serial kernel's one stream, drawn on
 // every rank for every terminal and used by the terminal's rank. Every rank
 // returns the same result, which equals the serial run's for the same seed,
 // counters, histograms and deadlock report alike (tests/mpi/partitioned.cpp).
 //
 // Messages of several packets are held by their destination's rank, and reorder
 // tracking counts there too. Link failures partition: lost flits are told to every
-// rank with the cycle's exchange (sim/cycle/losses.hpp). What needs another rank's
+// rank with the cycle's exchange (sim/cycle/losses.hpp), so a run with failures
+// exchanges every cycle, with every rank (MPI_Alltoallv). What needs another rank's
 // state within a cycle is refused with a fabric: message (request-reply, bounded
 // source queues, the converging sampler, watch, traffic classes, source-adaptive
 // routing): see CycleSimulator::check_partitionable and docs/distributed.md.
@@ -39,9 +43,10 @@ namespace fabric::dist {
 
 /// What the ranks of a partitioned run said to each other.
 struct ExchangeStats {
-    std::uint64_t windows = 0;   // exchanges of flits and credits (one a cycle)
+    std::uint64_t windows = 0;   // exchanges of flits and credits (one a window of cycles)
     std::uint64_t messages = 0;  // non-empty payloads this rank sent to another rank
     std::uint64_t bytes = 0;     // their bytes
+    std::uint64_t sends = 0;     // point-to-point sends (one to each neighbour a window, empty or not)
     std::uint64_t reductions = 0;  // sums and gathers over the ranks
     double exchange_seconds = 0;   // in exchange and reductions, waiting included
 };
@@ -67,7 +72,17 @@ public:
     [[nodiscard]] const ExchangeStats& stats() const { return stats_; }
     void clear_stats() { stats_ = {}; }
 
+    /// The ranks this rank exchanges with (each window one message each way,
+    /// empty or not, to each), in increasing order; or, `everyone`, every rank
+    /// by one collective. Every rank connects alike (the relation is symmetric).
+    void connect(std::span<const std::uint32_t> neighbours, bool everyone) {
+        neighbours_.assign(neighbours.begin(), neighbours.end());
+        everyone_ = everyone;
+        requests_.resize(neighbours_.size());
+    }
+
     void exchange(std::vector<std::vector<std::byte>>& out, std::vector<std::byte>& in) {
+        if (!everyone_) return exchange_with_neighbours(out, in);
         const auto t0 = std::chrono::steady_clock::now();
         std::size_t total = 0;
         for (std::uint32_t r = 0; r < ranks_; ++r) {
@@ -137,6 +152,38 @@ public:
     }
 
 private:
+    /// One message to each neighbour and one from each, in rank order: what the
+    /// others do not link to they never hear of.
+    void exchange_with_neighbours(std::vector<std::vector<std::byte>>& out, std::vector<std::byte>& in) {
+        const auto t0 = std::chrono::steady_clock::now();
+        constexpr int tag = 7001;
+        for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+            const std::uint32_t r = neighbours_[i];
+            fabric::detail::require(out[r].size() < INT_MAX, "a partitioned run's window holds more than 2 GiB for "
+                                    "one rank");
+            MPI_Isend(out[r].data(), static_cast<int>(out[r].size()), MPI_BYTE, static_cast<int>(r), tag, comm_,
+                      &requests_[i]);
+            ++stats_.sends;
+            if (!out[r].empty()) {
+                ++stats_.messages;
+                stats_.bytes += out[r].size();
+            }
+        }
+        in.clear();
+        for (const std::uint32_t r : neighbours_) {
+            MPI_Status status;
+            MPI_Probe(static_cast<int>(r), tag, comm_, &status);
+            int count = 0;
+            MPI_Get_count(&status, MPI_BYTE, &count);
+            const std::size_t at = in.size();
+            in.resize(at + static_cast<std::size_t>(count));
+            MPI_Recv(in.data() + at, count, MPI_BYTE, static_cast<int>(r), tag, comm_, MPI_STATUS_IGNORE);
+        }
+        MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+        ++stats_.windows;
+        stats_.exchange_seconds += seconds_since(t0);
+    }
+
     static double seconds_since(std::chrono::steady_clock::time_point t0) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -145,6 +192,9 @@ private:
     std::uint32_t rank_ = 0, ranks_ = 1;
     std::vector<int> send_counts_, recv_counts_, send_at_, recv_at_;
     std::vector<std::byte> send_;
+    std::vector<std::uint32_t> neighbours_;
+    bool everyone_ = true;
+    std::vector<MPI_Request> requests_;
     ExchangeStats stats_;
 };
 

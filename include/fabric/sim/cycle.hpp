@@ -33,6 +33,7 @@
 //   deadlock_search.hpp  the watchdog's wait-for graph of stuck VCs
 //   sampler.hpp      BookSim's converging sampler, the window it chooses
 //   partition.hpp    a run's routers split over ranks: policies, transport, sums
+//   lookahead.hpp    how long a split run's windows between exchanges may be, and where they end
 //   requirements.hpp what the kernel asks of a fabric type; the one-sentence errors
 //   core.hpp         the parts of a run and how they are joined, for a flow control and an allocator
 //   kernel.hpp       a fabric type's kernel: its core, links and routing policy's answers
@@ -53,6 +54,7 @@
 #include <fabric/sim/cycle/core.hpp>
 #include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/observer.hpp>

@@ -36,7 +36,9 @@ public:
     /// kernel sends the credit without asking the receiver's state.
     static constexpr bool unit_credits = flow_traits<F>::returns_unit_credits;
 
-    Channels(Links links, const F& flow) : links_(std::move(links)), flow_(flow) {}
+    /// Feedback takes its link's latency on top of the flow control's delay when `feedback_over_link`.
+    Channels(Links links, const F& flow, bool feedback_over_link)
+        : links_(std::move(links)), flow_(flow), feedback_over_link_(feedback_over_link) {}
 
     [[nodiscard]] Links& links() { return links_; }
     [[nodiscard]] const Links& links() const { return links_; }
@@ -186,6 +188,10 @@ public:
     }
 
     [[nodiscard]] std::uint64_t in_flight() const { return in_flight_; }
+    /// The cycles feedback for the sender of `channel` takes to reach it.
+    [[nodiscard]] std::uint64_t feedback_delay(std::size_t channel) const {
+        return flow_.feedback_delay() + (feedback_over_link_ ? links_.latency(channel) : 0);
+    }
     [[nodiscard]] std::vector<std::uint64_t>& sent_in_window() { return sent_in_window_; }
 
 private:
@@ -193,13 +199,14 @@ private:
     [[gnu::always_inline]] void send_feedback(std::uint32_t channel, std::uint32_t node, std::uint32_t vc, std::uint64_t value,
                        std::uint64_t now) {
         const Feedback f{static_cast<std::uint32_t>(std::size_t{channel} * vcs_ + vc), node, value};
-        const std::uint64_t due = now + flow_.feedback_delay();
+        const std::uint64_t due = now + feedback_delay(channel);
         if (remote_.here(node)) feedback_.schedule(due, f);
         else remote_.post_feedback(due, f);
     }
 
     Links links_;
     F flow_;
+    bool feedback_over_link_ = false;
     std::uint32_t ports_ = 0, vcs_ = 1, per_router_ = 1;
     std::vector<typename F::sender_vc> sender_;      // per (channel, vc) at the sending end
     std::vector<typename F::receiver_vc> receiver_;  // per (input port as a channel, vc) at the receiving end

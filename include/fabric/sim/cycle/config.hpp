@@ -178,6 +178,11 @@ struct LinkSettings {
     /// rounded up, at least 1 cycle per flit) follow.
     double cycle_ns = 0;
     std::uint32_t flit_bytes = 16;
+    /// Feedback (a credit) crosses the link back to its sender: it takes that
+    /// link's latency on top of the flow control's own delay (feedback_delay()),
+    /// as a credit does on a long cable. Off (the default): the flow control's
+    /// delay alone, the same on every link.
+    bool feedback_over_link = false;
 
     void validate() const {
         detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");

@@ -67,7 +67,7 @@ public:
     /// flow control `flow`, the routing policy's answers `hooks`, and `config`.
     Core(const Shape& shape, Links links, const F& flow, RoutingHooks<Core> hooks, CycleConfig config)
         : cfg_((config.validate(), std::move(config))), shape_(shape), hooks_(hooks),
-          channels_(std::move(links), flow) {
+          channels_(std::move(links), flow, cfg_.feedback_over_link) {
         observer_.classes.configure(cfg_.class_priority);
         const std::uint32_t V = shape_.vcs;
         detail::require(cfg_.injection_queues * observer_.classes.count() <= V, "this fabric's links have ", V,
@@ -199,6 +199,23 @@ public:
             if (router_here(n)) routers_.link_failed(n, now);  // another rank's router: woken there
     }
 
+    /// How many cycles from the end of cycle `now` this rank knows the run cannot
+    /// end in, for what ends it (measured packets delivered, or, under a trace,
+    /// every packet): a flit's delay over a channel between ranks while one of its
+    /// packets held here has yet to cross to its destination's rank; until the
+    /// last flit due from another rank arrives.
+    [[nodiscard]] std::uint64_t run_goes_on(std::uint64_t now, bool measured_only) const {
+        const RemoteChannels& remote = channels_.remote();
+        const std::uint64_t due = remote.last_tail_due(measured_only);
+        std::uint64_t reach = due > now ? due - now : 0;
+        bool crossing = false;
+        packets_.for_each_held([&](const Packet& pk) {
+            crossing = crossing || ((pk.measured || !measured_only) && !router_here(shape_.router_of(pk.dst)));
+        });
+        if (crossing) reach = std::max<std::uint64_t>(reach, remote.lookahead().flit_delay);
+        return reach;
+    }
+
     /// Flits on links, in input buffers and in output queues (not the never injected ones of source queues).
     [[nodiscard]] std::uint64_t count_in_flight() const {
         return channels_.in_flight() + routers_.inputs().buffered() + routers_.outputs().queued();
@@ -212,7 +229,7 @@ public:
             std::uint64_t{cfg_.pipeline.switch_allocation} + cfg_.pipeline.switch_traversal +
                 channels_.links().max_latency() +
                 std::uint64_t{channels_.links().max_serialisation()} * (Channels<F>::protocol_flits + 1) + 2 * frame,
-            flow.feedback_delay());
+            flow.feedback_delay() + (cfg_.feedback_over_link ? channels_.links().max_latency() : 0));
         wheel_size_ = EventWheel<Arrival>::horizon_for(longest);
     }
     void grow_wheels_for_slow_links() {

@@ -42,6 +42,13 @@ public:
         return routes_.step(pool_[id].route_slot, hop);
     }
 
+    /// Calls f(record) for every packet (copy) held here: not yet retired and freed.
+    template <class F>
+    void for_each_held(F&& f) const {
+        for (std::uint32_t id = 0; id < pool_.size(); ++id)
+            if (pool_[id].number != Losses::unnumbered) f(pool_[id]);
+    }
+
     /// This copy of packet `id` has seen its last flit leave.
     void retire(std::uint32_t id) { retiring_.push_back(id); }
     /// At the end of the cycle: the retired packets' slots are free again.

@@ -11,13 +11,18 @@
 // partitioned run gives it each router's rank; a run alone has none.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <fabric/core/error.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
+#include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/packets.hpp>
 #include <fabric/sim/cycle/partition.hpp>
@@ -32,6 +37,7 @@ public:
         rank_of_.clear();
         rank_ = 0;
         ranks_ = 1;
+        plan_ = {};
     }
     /// Split: router n is stepped by rank `ranks_of[n]`; this is rank `rank`.
     void split(std::vector<std::uint32_t> ranks_of, std::uint32_t rank, std::uint32_t ranks) {
@@ -43,10 +49,16 @@ public:
     [[nodiscard]] bool here(std::uint32_t router) const { return rank_of_.empty() || rank_of_[router] == rank_; }
     [[nodiscard]] std::uint32_t rank_of(std::uint32_t router) const { return rank_of_.empty() ? 0 : rank_of_[router]; }
     [[nodiscard]] std::uint32_t ranks() const { return ranks_; }
+    /// The latest cycle at which the last flit of a packet (a measured one) from another rank is due here.
+    [[nodiscard]] std::uint64_t last_tail_due(bool measured) const { return last_tail_due_[measured ? 1 : 0]; }
+    /// How long the windows between exchanges may be, and with which ranks (lookahead.hpp).
+    void plan(Lookahead plan) { plan_ = std::move(plan); }
+    [[nodiscard]] const Lookahead& lookahead() const { return plan_; }
 
     void reset(std::size_t input_vcs) {
         outbox_.assign(ranks_, {});
         inbox_.clear();
+        last_tail_due_ = {0, 0};
         inbound_.assign(active() ? input_vcs : 0, none);
     }
 
@@ -78,6 +90,9 @@ public:
     template <CycleTransport Tx, class OnFeedback>
     std::uint64_t exchange(std::uint64_t now, Tx& tx, Losses& losses, PacketTable& packets,
                            EventWheel<Arrival>& arrivals, std::uint64_t& in_flight, OnFeedback&& feedback) {
+        if (!plan_.everyone && !losses.pending().empty())
+            throw std::logic_error("fabric: a packet was lost in a partitioned run that schedules no link failure, "
+                                   "whose ranks exchange with their neighbours only; not every rank could hear of it");
         for (const LossNotice& n : losses.pending())
             for (std::uint32_t r = 0; r < ranks_; ++r)
                 if (r != rank_) {
@@ -118,6 +133,10 @@ public:
             }
             a.flit.packet = inbound_[iv];
             a.route = packets[a.flit.packet].route_slot;  // this rank's copy of the route
+            if (a.flit.tail()) {
+                last_tail_due_[0] = std::max(last_tail_due_[0], due);
+                if (packets[a.flit.packet].measured) last_tail_due_[1] = std::max(last_tail_due_[1], due);
+            }
             arrivals.schedule(due, a);
             ++in_flight;
         }
@@ -135,6 +154,8 @@ private:
     std::vector<std::vector<std::byte>> outbox_;  // per rank: records for its routers
     std::vector<std::byte> inbox_;
     std::vector<std::uint32_t> inbound_;  // per input VC: this rank's copy of the packet arriving from another rank
+    Lookahead plan_;
+    std::array<std::uint64_t, 2> last_tail_due_{};  // of any packet, of a measured one
 };
 
 }  // namespace fabric::cycle

@@ -8,10 +8,15 @@
 //   4. feedback, then flits, due now reach their receivers (channels -> routers);
 //   5. every router with work steps (VC and switch allocation, traversal onto a
 //      link, into an output queue or out to a sink);
-//   6. a partitioned run's ranks exchange what crossed between them;
+//   6. a partitioned run's ranks exchange what crossed between them, at the
+//      end of a window of cycles (lookahead.hpp);
 //   7. the cycle's losses settle and retired packets are freed;
 //   8. what ends the run is summed (over the ranks of a partitioned run) and
 //      looked at: the window, the drain, the memory limit, the watchdog.
+// A partitioned run sums and looks only at the end of its windows: a window
+// ends wherever the serial run could stop or look (the watchdog's cycles, the
+// cycles from the end of the measurement on, before the memory limit could be
+// reached), so that it stops where the serial run stops.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -27,6 +33,7 @@
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/deadlock_search.hpp>
 #include <fabric/sim/cycle/failures.hpp>
+#include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -76,9 +83,10 @@ CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
 struct Injection {
     void* context;
     void (*inject)(void* context, std::uint64_t now, Random& rng);
+    std::uint64_t most_packets;  // the most packets it creates in one cycle, or in all (a trace)
     template <class F>
-    static Injection of(F& f) {
-        return {&f, [](void* c, std::uint64_t now, Random& rng) { (*static_cast<F*>(c))(now, rng); }};
+    static Injection of(F& f, std::uint64_t most_packets) {
+        return {&f, [](void* c, std::uint64_t now, Random& rng) { (*static_cast<F*>(c))(now, rng); }, most_packets};
     }
     void operator()(std::uint64_t now, Random& rng) const { inject(context, now, rng); }
 };
@@ -107,15 +115,21 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
         stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
     };
     bounds();
-    // What ends the run, summed over the ranks of a partitioned one: measured packets, those delivered or
-    // lost, packets in source queues, flits buffered, flits on links.
-    std::array<std::uint64_t, 5> total{};
+    // What ends the run, summed over the ranks of a partitioned one (RunTotals).
+    RunTotals total{};
     auto empty = [&] { return total[2] == 0 && total[3] == 0 && total[4] == 0 && k.sinks().replies().empty(); };
     LinkFailures& failures = k.failures();
     const bool replies = cfg.request_reply.enabled();
     auto& routers = k.routers();
     auto& channels = k.channels();
     std::uint64_t now = 0;
+    // A partitioned run's windows between exchanges (lookahead.hpp).
+    Windows windows;
+    if (split)
+        windows.start(channels.remote().lookahead(),
+                      {window_end, stop, trace_end, k.shape().terminals, inject.most_packets, k.source_packet_cap(),
+                       cfg.max_queued_per_node * k.shape().terminals},
+                      watchdog.cycles_to_look());
     auto last_report = std::chrono::steady_clock::now();
     for (;; ++now) {
         if (failures.active())
@@ -129,19 +143,46 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
             now, [&](std::uint32_t n) { routers.feedback(n, now); },
             [&](const Arrival& a) { routers.arrive(a, now, k); });
         routers.step_all(now, k);
-        if constexpr (!alone)
-            if (split) channels.exchange(now, tx, k.losses(), k.packets());
+        bool window_ends = true;  // whether the ranks exchange this cycle
+        if constexpr (!alone) {
+            if (split) {
+                window_ends = windows.ends(now);
+                if (window_ends) channels.exchange(now, tx, k.losses(), k.packets());
+                else if (!k.losses().pending().empty())
+                    throw std::logic_error("fabric: a packet was lost inside a window of a partitioned run that "
+                                           "schedules no link failure; the ranks could not hear of it in time");
+            }
+        }
         k.sinks().settle_losses(k);
+        const bool watchdog_looks = watchdog.due();
+        if (cfg.on_progress && (now & 0x3fff) == 0) {
+            const auto t = std::chrono::steady_clock::now();
+            if (std::chrono::duration<double>(t - last_report).count() >= cfg.progress_seconds) {
+                last_report = t;
+                cfg.on_progress(CycleProgress{now, stop, res.measured_packets, res.measured_delivered});
+            }
+        }
+        if (!window_ends) continue;
+        if (split && !windows.needs_totals(now, watchdog_looks)) {  // nothing can end the run here
+            windows.next(now, nullptr, watchdog.cycles_to_look());
+            continue;
+        }
         total = {res.measured_packets, res.measured_delivered + res.measured_lost, k.sources().queues().packets(),
                  routers.buffered(), channels.in_flight()};
-        if constexpr (!alone)
-            if (split) tx.sum(total);
+        if constexpr (!alone) {
+            if (split) {
+                windows.put_reach(total, k.run_goes_on(now, !trace_end));
+                tx.sum(total);
+            }
+        }
         if (sampled.due(cfg, now + 1)) {
             if (!sampled.period_over(now + 1, k.shape().terminals, cfg, res)) {
                 res.drained = false;  // unstable: reported saturated, not drained
                 break;
             }
             bounds();
+            windows.limits().window_end = window_end;
+            windows.limits().stop = stop;
         }
         const bool measured_in = total[0] == total[1];
         if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
@@ -155,20 +196,14 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
             res.drained = false;
             break;
         }
-        if (watchdog.due() && total[3] > 0) {
+        if (watchdog_looks && total[3] > 0) {
             if (auto report = find_deadlock(k, watchdog, now, tx, total[3])) {
                 res.deadlock = std::move(report);
                 res.drained = false;
                 break;
             }
         }
-        if (cfg.on_progress && (now & 0x3fff) == 0) {
-            const auto t = std::chrono::steady_clock::now();
-            if (std::chrono::duration<double>(t - last_report).count() >= cfg.progress_seconds) {
-                last_report = t;
-                cfg.on_progress(CycleProgress{now, stop, res.measured_packets, res.measured_delivered});
-            }
-        }
+        if (split) windows.next(now, &total, watchdog.cycles_to_look());
     }
     res.flits_in_flight = k.count_in_flight();
     if constexpr (!alone) {

@@ -69,6 +69,7 @@
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/kernel.hpp>
+#include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -152,6 +153,10 @@ public:
 
     /// The routers this rank steps (every router, alone), and the transport.
     [[nodiscard]] const cycle::Partition& partition() const { return partition_; }
+    /// How long this rank's windows between exchanges may be, what sets that, the
+    /// channels the partition cuts and the ranks this one exchanges with, for the
+    /// links and failures as they stand (cycle/lookahead.hpp).
+    [[nodiscard]] cycle::Lookahead lookahead() const { return cycle::plan_lookahead(core(), partition_); }
     [[nodiscard]] Tx& transport() { return tx_; }
     [[nodiscard]] const Tx& transport() const { return tx_; }
 

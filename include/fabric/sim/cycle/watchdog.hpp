@@ -27,6 +27,9 @@ public:
     /// Whether a flit at the front since `since` has waited long enough at `now`.
     [[nodiscard]] bool stuck(std::uint64_t since, std::uint64_t now) const { return now >= since + patience_; }
 
+    /// The cycles until the next at which to look, counting that one (1: this cycle).
+    [[nodiscard]] std::uint64_t cycles_to_look() const { return until_; }
+
     /// Counts one cycle; whether this is a cycle at which to look.
     bool due() {
         if (--until_ != 0) return false;

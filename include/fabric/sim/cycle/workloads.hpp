@@ -18,6 +18,7 @@
 #include <fabric/core/error.hpp>
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/run.hpp>
@@ -59,6 +60,11 @@ void check_partitionable(const Core& core, const Partition& partition) {
                             "link of channel ", c, " delivers in 0");
 }
 
+/// The packets a message of `flits` flits becomes (split into packets of at most `most` flits; 0: one).
+[[nodiscard]] inline std::uint64_t packets_of(std::uint32_t flits, std::uint32_t most) {
+    return most ? (std::uint64_t{flits} + most - 1) / most : 1;
+}
+
 template <class Core>
 void check_switching(const Core& core, std::uint32_t largest) {
     const CycleConfig& cfg = core.cfg();
@@ -80,6 +86,11 @@ void place_routers(Core& core, const Partition& partition, Tx& tx) {
         check_partitionable(core, partition);
         if (partition.ranks() > 1) core.channels().remote().split(partition.ranks_of(), tx.rank(), tx.ranks());
         else core.channels().remote().alone();
+        Lookahead plan = plan_lookahead(core, partition);
+        if constexpr (requires { tx.connect(plan.neighbours, plan.everyone); })
+            tx.connect(plan.neighbours, plan.everyone);
+        else plan.everyone = true;  // a transport that only exchanges with every rank
+        core.channels().remote().plan(std::move(plan));
     }
 }
 
@@ -110,7 +121,12 @@ CycleResult run_arrivals(Core& core, const Sampler& sampler, std::vector<Arrival
                     }
                 });
     };
-    return simulate(core, std::nullopt, Injection::of(inject), tx);
+    // At most one message a terminal and class a cycle, each of at most `parts` packets.
+    std::uint32_t largest = 1;
+    for (const OfferedLoad& load : loads) largest = std::max(largest, load.sizes.max());
+    const std::uint64_t most = std::uint64_t{core.shape().terminals} * arrivals.size() *
+                               packets_of(largest, cfg.max_packet_flits);
+    return simulate(core, std::nullopt, Injection::of(inject, most), tx);
 }
 
 template <class Core, TrafficPattern Pattern, CycleTransport Tx>
@@ -154,12 +170,14 @@ CycleResult run_trace(Core& core, std::span<const TraceMessage> trace, const Par
     place_routers(core, partition, tx);
     std::size_t next = 0;
     const std::uint64_t last = trace.empty() ? 0 : trace.back().cycle;
+    std::uint64_t packets = 0;  // the trace's, in all
+    for (const TraceMessage& m : trace) packets += packets_of(m.flits, core.cfg().max_packet_flits);
     auto inject = [&](std::uint64_t now, Random& rng) {
         for (; next < trace.size() && trace[next].cycle == now; ++next)
             core.sources().create_message(trace[next].source, trace[next].destination, trace[next].flits, now,
                                              rng, trace[next].traffic_class, core);
     };
-    return simulate(core, last, Injection::of(inject), tx);
+    return simulate(core, last, Injection::of(inject, packets), tx);
 }
 
 }  // namespace fabric::cycle
