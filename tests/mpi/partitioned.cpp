@@ -10,7 +10,10 @@
 #include <fabric/composition.hpp>
 #include <fabric/dist/partitioned.hpp>
 #include <fabric/mapping/patterns.hpp>
+#include <fabric/mapping/standard_patterns.hpp>
 #include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/dragonfly_ugal.hpp>
+#include <fabric/topology/dragonfly.hpp>
 #include <fabric/sim/cycle.hpp>
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/systems/percs.hpp>
@@ -64,6 +67,17 @@ public:
         }
         list_.emplace_back("nodes", n.str());
         list_.emplace_back("classes", std::to_string(r.classes.size()));
+        for (const ClassResult& c : r.classes) {
+            add("class offered", c.offered);
+            add("class accepted", c.accepted);
+            add("class refused", c.refused);
+            add("class latency", c.latency);
+            add("class measured_packets", c.measured_packets);
+            add("class measured_delivered", c.measured_delivered);
+            add("class flits_created_in_window", c.flits_created_in_window);
+            add("class flits_ejected_in_window", c.flits_ejected_in_window);
+            add("class flits_refused_in_window", c.flits_refused_in_window);
+        }
         std::ostringstream d;
         if (r.deadlock) {
             d << r.deadlock->describe() << " |";
@@ -473,6 +487,61 @@ TEST_CASE("windows under other timings: credits over the link, output queues, a 
         const CycleResult s = serial.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4));
         REQUIRE(s.flits_dropped > 0);
         check_identical(split.run(UniformTraffic(64), 0.3, PacketSizes::fixed(4)), s);
+    }
+}
+
+TEST_CASE("lifted with the windows: traffic classes, the converging sampler, UGAL-L; each alike") {
+    Credit credit;
+    credit.credit_delay = 4;
+    const Net net{Torus<2>({8, 8}), {}, credit};
+    CycleConfig cfg = torus_config();
+    cfg.link_latency = 4;
+    SUBCASE("two traffic classes of different priorities, each with its own load and sizes") {
+        cfg.class_priority = {1, 0};
+        const OfferedLoad loads[] = {{0.15, PacketSizes::fixed(4)}, {0.25, PacketSizes::fixed(1)}};
+        CycleSimulator serial(net, cfg);
+        dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+        const CycleResult s = serial.run(UniformTraffic(64), loads);
+        REQUIRE(s.classes.size() == 2);
+        REQUIRE(s.classes[0].measured_delivered > 100);
+        REQUIRE(s.classes[1].measured_delivered > 100);
+        check_identical(split.run(UniformTraffic(64), loads), s);
+    }
+    SUBCASE("the converging sampler: the same window chosen, and the same stop past saturation") {
+        cfg.sampling.sample_period = 300;
+        for (const double rate : {0.2, 0.9}) {
+            CAPTURE(rate);
+            cfg.sampling.latency_threshold = 150;
+            CycleSimulator serial(net, cfg);
+            dist::PartitionedCycle split(net, cfg, MPI_COMM_WORLD);
+            const CycleResult s = serial.run(UniformTraffic(64), rate, PacketSizes::fixed(2));
+            CHECK(s.sampling_converged == (rate < 0.5));
+            CHECK(s.saturated == (rate > 0.5));
+            check_identical(split.run(UniformTraffic(64), rate, PacketSizes::fixed(2)), s);
+        }
+    }
+    SUBCASE("UGAL-L on a dragonfly in whole groups: it reads only its source's router, on the source's rank") {
+        using Df = Dragonfly<5, BasicLink<3>, BasicLink<2>>;
+        const Df t(4, 2);
+        Credit deep;
+        deep.buffer_flits_per_vc = 16;
+        const Fabric<Df, DragonflyUgalL> local(t, {}, deep);
+        CycleConfig d;
+        d.warmup = 300;
+        d.measure = 1500;
+        d.link_latency = 3;
+        d.feedback_over_link = true;
+        const GroupShiftTraffic worst(4, 9);  // minimal routes fill: UGAL-L sends packets round
+        CycleSimulator serial(local, d);
+        dist::PartitionedCycle split(local, d, MPI_COMM_WORLD, Groups{4});
+        const CycleResult s = serial.run(worst, 0.3, PacketSizes::fixed(4));
+        REQUIRE(s.hops_mean > 3.0);  // minimal routes take at most 3 hops: many took Valiant's
+        check_identical(split.run(worst, 0.3, PacketSizes::fixed(4)), s);
+        if (ranks_of_world() > 1) CHECK(split.lookahead().window == 4);  // credits 1 + 3, flits 1 + 1 + 3
+        // UGAL-G reads routers of other ranks: refused, alike at every rank count.
+        const Fabric<Df, DragonflyUgalG> seeing(t, {}, deep);
+        dist::PartitionedCycle global(seeing, d, MPI_COMM_WORLD, Groups{4});
+        CHECK_THROWS_WITH_AS(global.run(worst, 0.3), doctest::Contains("UGAL-G"), config_error);
     }
 }
 

@@ -71,6 +71,16 @@ concept SourceAdaptive = requires(const R& routing, const T& topo, NodeId n, Hop
     { routing.select_route(topo, n, n, std::uint64_t{}, out, detail::idle_network{}) } -> std::convertible_to<std::size_t>;
 };
 
+/// Whether a SourceAdaptive policy reads only the source's own router: it says so
+/// with `static constexpr bool global_view = false` (UGAL-L). A partitioned cycle
+/// run routes such a packet on the source's rank, which holds that router's
+/// queues; a policy that says nothing is taken to read any router.
+template <class R>
+[[nodiscard]] constexpr bool reads_source_router_only() {
+    if constexpr (requires { R::global_view; }) return !R::global_view;
+    else return false;
+}
+
 namespace detail {
 /// What a policy routing hop by hop reads at the router it is at, as the cycle
 /// kernel offers it: occupancy(port), as idle_network's for that router. Idle here.

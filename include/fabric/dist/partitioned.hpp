@@ -18,8 +18,8 @@
 // rank with the cycle's exchange (sim/cycle/losses.hpp), so a run with failures
 // exchanges every cycle, with every rank (MPI_Alltoallv). What needs another rank's
 // state within a cycle is refused with a fabric: message (request-reply, bounded
-// source queues, the converging sampler, watch, traffic classes, source-adaptive
-// routing): see CycleSimulator::check_partitionable and docs/distributed.md.
+// source queues, watch, source-adaptive routing with a view of every router such
+// as UGAL-G): see cycle::check_partitionable and docs/distributed.md.
 //
 // Opt-in: include it and link fabric::mpi (Debian libopenmpi-dev).
 #pragma once

@@ -56,6 +56,7 @@ struct RoutingHooks {
     std::size_t (*reroute)(const void* fabric, Core& core, std::uint32_t here, std::uint32_t dst, std::uint32_t hop,
                            std::uint64_t choice, Hop* out) = nullptr;  // null: the policy routes at the source only
     bool tracks_occupancy = false;  // the policy reads the routers' queues (adaptive routing)
+    bool source_view = false;       // at the source, it reads the source's router only (UGAL-L)
     std::uint32_t max_hops = 0;     // the longest route, and with links failing (detours)
     std::uint32_t max_detour_hops = 0;
 };

@@ -14,6 +14,7 @@
 
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/concepts/fabric.hpp>
+#include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
@@ -70,6 +71,7 @@ private:
         h.route = &route;
         if constexpr (hop_adaptive) h.reroute = &reroute;
         h.tracks_occupancy = adaptive;
+        h.source_view = reads_source_router_only<R>();
         const T& topo = fab.topology();
         h.max_hops = static_cast<std::uint32_t>(R::max_hops(topo));
         h.max_detour_hops = h.max_hops;

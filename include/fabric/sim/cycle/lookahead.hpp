@@ -93,17 +93,17 @@ inline constexpr std::size_t reach_levels = 8;
 using RunTotals = std::array<std::uint64_t, 5 + reach_levels>;
 
 /// Where a partitioned run's windows end. A window ends wherever the serial run
-/// could stop or look: at the watchdog's cycles, and at every cycle from the end
-/// of the measurement (or of the trace) on, but where what ends the run cannot
-/// change fast enough for it to end (many measured packets or flits left, each
-/// terminal ejecting one a cycle), and before the source queues could reach the
-/// memory limit. The totals are summed over the ranks only at the ends of the
-/// windows that need them (to look at what ends the run, or to bound the queues
-/// again); between, the queues' bound grows by the most packets a cycle creates.
-/// Nor can it end while a packet it waits for has yet to cross to its
-/// destination's rank (crossing takes at least a window), or before the last
-/// flit of one is due there: each rank says how long it knows the run goes on,
-/// and the longest counts.
+/// could stop or look: at the watchdog's cycles, at the converging sampler's
+/// period ends, and at every cycle from the end of the measurement (or of the
+/// trace) on, but where what ends the run cannot change fast enough for it to
+/// end: many measured packets or flits left (each terminal ejects one a cycle),
+/// a packet it waits for still to cross to its destination's rank (crossing
+/// takes a window), or the last flit of one due there later (each rank says how
+/// long it knows the run goes on, and the longest counts); and before the source
+/// queues could reach the memory limit. The totals are summed over the ranks
+/// only at the ends of the windows that need them (to look at what ends the run,
+/// or to bound the queues again); between, the queues' bound grows by the most
+/// packets a cycle creates.
 class Windows {
 public:
     /// What bounds the windows of one run (window_end: of the measurement).
@@ -114,6 +114,7 @@ public:
         std::uint64_t most_packets = 1;   // new packets a cycle, at most
         std::uint64_t memory_cap = 1;     // the packets the source queues may hold (the memory limit)
         std::uint64_t queue_bound = 1;    // past the measurement: the run stops once the queues hold more
+        std::uint64_t sample_period = 0;  // the converging sampler looks at the end of every period (0: off)
     };
 
     /// The first window, from cycle 0, `to_look` cycles before the watchdog looks (counting that one).
@@ -140,7 +141,7 @@ public:
     /// to look at what ends the run (from `looks_from` on, or the watchdog looks)
     /// or to bound the queues again before the next window.
     [[nodiscard]] bool needs_totals(std::uint64_t now, bool watchdog_looks) const {
-        return watchdog_looks || now + 1 >= looks_from() ||
+        return watchdog_looks || now + 1 >= looks_from() || period_ends(now) ||
                queued_ + (std::uint64_t{window_} + 1) * limits_.most_packets >= limits_.memory_cap;
     }
     /// The next window, from `now + 1`, after a window whose totals were summed
@@ -159,6 +160,9 @@ private:
     /// From here on the run may stop at any cycle.
     [[nodiscard]] std::uint64_t looks_from() const {
         return limits_.trace_end ? *limits_.trace_end : std::max<std::uint64_t>(limits_.window_end, 1) - 1;
+    }
+    [[nodiscard]] bool period_ends(std::uint64_t now) const {
+        return limits_.sample_period && (now + 1) % limits_.sample_period == 0;
     }
     [[nodiscard]] std::uint64_t level(std::size_t j) const { return std::max<std::uint64_t>(1, window_ >> j); }
     /// The longest any rank knows the run goes on (0: none knows).
@@ -188,6 +192,7 @@ private:
         }
         len = std::min(len, limits_.stop > first ? limits_.stop - first : 1);
         len = std::min(len, to_look);
+        if (const std::uint64_t p = limits_.sample_period) len = std::min(len, p - first % p);  // to a period's end
         // The memory limit: the queues stay below it until the window's end.
         const std::uint64_t cap = limits_.memory_cap;
         len = std::max<std::uint64_t>(1, std::min(len, total[2] < cap ? within(cap - 1 - total[2], most) : 1));

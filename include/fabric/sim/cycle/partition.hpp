@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -143,12 +142,12 @@ T take_bytes(std::span<const std::byte> in, std::size_t& at) {
     return value;
 }
 
-/// At the end of a partitioned run, every rank's counters, latency histograms
-/// and per-channel flit counts become their sums over the ranks, and the reorder
-/// depths their maxima, on every rank.
+/// At the end of a partitioned run, every rank's counters, latency histograms,
+/// per-channel flit counts and `more` counts become their sums over the ranks,
+/// and the reorder depths their maxima, on every rank.
 template <CycleTransport Tx>
-void sum_over_ranks(Tx& tx, CycleResult& res, std::initializer_list<LatencyHistogram*> hists,
-                    std::vector<std::uint64_t>& per_channel) {
+void sum_over_ranks(Tx& tx, CycleResult& res, std::span<LatencyHistogram* const> hists,
+                    std::vector<std::uint64_t>& per_channel, std::span<std::uint64_t* const> more) {
     // Gathered from every rank: the histograms' lengths (each is summed over the longest of its
     // kind), and the maxima (CycleMaxima: what this rank's destinations saw), in halves.
     std::vector<std::uint32_t> lengths;
@@ -171,6 +170,7 @@ void sum_over_ranks(Tx& tx, CycleResult& res, std::initializer_list<LatencyHisto
     std::vector<std::uint64_t> flat;
     for_each_summed(res, [&](std::uint64_t& c) { flat.push_back(c); });
     flat.insert(flat.end(), per_channel.begin(), per_channel.end());
+    for (const std::uint64_t* c : more) flat.push_back(*c);
     std::vector<std::size_t> longest;
     for (std::size_t i = 0; const LatencyHistogram* h : hists) {
         std::size_t most = 0;
@@ -183,6 +183,7 @@ void sum_over_ranks(Tx& tx, CycleResult& res, std::initializer_list<LatencyHisto
     std::size_t at = 0;
     for_each_summed(res, [&](std::uint64_t& c) { c = flat[at++]; });
     for (std::uint64_t& c : per_channel) c = flat[at++];
+    for (std::uint64_t* c : more) *c = flat[at++];
     for (std::size_t i = 0; LatencyHistogram* h : hists) {
         const auto from = flat.begin() + static_cast<std::ptrdiff_t>(at);
         h->assign(std::vector<std::uint64_t>(from, from + static_cast<std::ptrdiff_t>(longest[i])));

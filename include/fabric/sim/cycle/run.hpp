@@ -128,7 +128,8 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
     if (split)
         windows.start(channels.remote().lookahead(),
                       {window_end, stop, trace_end, k.shape().terminals, inject.most_packets, k.source_packet_cap(),
-                       cfg.max_queued_per_node * k.shape().terminals},
+                       cfg.max_queued_per_node * k.shape().terminals,
+                       cfg.sampling.enabled() ? cfg.sampling.sample_period : 0},
                       watchdog.cycles_to_look());
     auto last_report = std::chrono::steady_clock::now();
     for (;; ++now) {
@@ -176,7 +177,16 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
             }
         }
         if (sampled.due(cfg, now + 1)) {
-            if (!sampled.period_over(now + 1, k.shape().terminals, cfg, res)) {
+            auto seen = SampledWindow::Seen::of(res);
+            if constexpr (!alone) {
+                if (split) {
+                    std::array<std::uint64_t, 4> sums{seen.packets_delivered, seen.delivered_latency_sum,
+                                                      seen.flits_ejected, seen.flits_refused};
+                    tx.sum(sums);
+                    seen = {sums[0], sums[1], sums[2], sums[3]};
+                }
+            }
+            if (!sampled.period_over(now + 1, k.shape().terminals, cfg, seen, res)) {
                 res.drained = false;  // unstable: reported saturated, not drained
                 break;
             }
@@ -209,8 +219,11 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
     if constexpr (!alone) {
         if (split) {
             Observer& obs = k.observer();
-            sum_over_ranks(tx, res, {&obs.latency, &obs.network, &obs.message, &obs.transaction},
-                           channels.sent_in_window());
+            std::vector<LatencyHistogram*> hists{&obs.latency, &obs.network, &obs.message, &obs.transaction};
+            std::vector<std::uint64_t*> per_class;
+            obs.classes.for_each_counted([&](std::uint64_t& c) { per_class.push_back(&c); },
+                                         [&](LatencyHistogram& h) { hists.push_back(&h); });
+            sum_over_ranks(tx, res, hists, channels.sent_in_window(), per_class);
         }
     }
     CycleResult r = finish_run(k, now + 1);

@@ -114,17 +114,28 @@ public:
     [[nodiscard]] bool due(const CycleConfig& cfg, std::uint64_t end) const {
         return sampler_ && end % cfg.sampling.sample_period == 0 && cfg.warmup + cfg.measure > end;
     }
-    /// The end of a period at cycle `end` (`nodes` nodes): false when the run is unstable and stops.
-    bool period_over(std::uint64_t end, std::uint32_t nodes, CycleConfig& cfg, CycleResult& res) {
-        const double packets = static_cast<double>(res.packets_delivered - base_.packets);
-        const double latency = packets > 0 ? static_cast<double>(res.delivered_latency_sum - base_.latency) / packets : 0;
-        const double accepted = static_cast<double>(res.flits_ejected - base_.flits) /
+    /// What a period's end looks at: the run's counts so far (summed over the
+    /// ranks of a partitioned run).
+    struct Seen {
+        std::uint64_t packets_delivered, delivered_latency_sum, flits_ejected, flits_refused;
+        [[nodiscard]] static Seen of(const CycleResult& res) {
+            return {res.packets_delivered, res.delivered_latency_sum, res.flits_ejected, res.flits_refused};
+        }
+    };
+
+    /// The end of a period at cycle `end` (`nodes` nodes), having seen `seen`:
+    /// false when the run is unstable and stops.
+    bool period_over(std::uint64_t end, std::uint32_t nodes, CycleConfig& cfg, const Seen& seen, CycleResult& res) {
+        const double packets = static_cast<double>(seen.packets_delivered - base_.packets);
+        const double latency =
+            packets > 0 ? static_cast<double>(seen.delivered_latency_sum - base_.latency) / packets : 0;
+        const double accepted = static_cast<double>(seen.flits_ejected - base_.flits) /
                                 (static_cast<double>(end - base_.since) * nodes);
         using Step = ConvergenceSampler::Step;
-        const Step step = sampler_->observe(latency, accepted, res.flits_refused > refused_);
-        refused_ = res.flits_refused;
+        const Step step = sampler_->observe(latency, accepted, seen.flits_refused > refused_);
+        refused_ = seen.flits_refused;
         res.sample_periods = sampler_->periods();
-        if (sampler_->clear_next()) base_ = {res.packets_delivered, res.delivered_latency_sum, res.flits_ejected, end};
+        if (sampler_->clear_next()) base_ = {seen.packets_delivered, seen.delivered_latency_sum, seen.flits_ejected, end};
         if (step == Step::unstable) return false;
         if (step == Step::start_window) cfg.warmup = end, cfg.measure = never;
         if (step == Step::converged || step == Step::window_at_limit) {

@@ -72,6 +72,20 @@ public:
         ++results_[klass].measured_delivered;
         hist_[klass].add(latency);
     }
+    /// Calls f(count) for each per-class count, and h(histogram) for each per-class
+    /// latency histogram (the sums over the ranks of a partitioned run).
+    template <class F, class H>
+    void for_each_counted(F&& f, H&& h) {
+        for (ClassResult& r : results_) {
+            f(r.measured_packets);
+            f(r.measured_delivered);
+            f(r.flits_created_in_window);
+            f(r.flits_ejected_in_window);
+            f(r.flits_refused_in_window);
+        }
+        for (LatencyHistogram& x : hist_) h(x);
+    }
+
     /// The per-class figures over a window of `node_cycles` node-cycles.
     [[nodiscard]] std::vector<ClassResult> finish(double node_cycles) {
         for (std::size_t c = 0; c < results_.size(); ++c) {

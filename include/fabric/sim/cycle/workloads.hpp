@@ -41,12 +41,11 @@ void check_partitionable(const Core& core, const Partition& partition) {
            "their requests arrive");
     refuse(cfg.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
            "creation, and only the terminal's rank knows its queues");
-    refuse(cfg.sampling.enabled(), "the converging sampler", "it is not yet summed over the ranks");
     refuse(cfg.watch.enabled(), "watch", "packets are numbered per rank");
-    refuse(core.observer().classes.count() > 1, "traffic classes", "their counters are not yet summed over the "
-           "ranks");
-    refuse(core.routing_hooks().tracks_occupancy && core.routing_hooks().reroute == nullptr,
-           "source-adaptive routing", "it reads every router's queues at the source");
+    const auto& hooks = core.routing_hooks();
+    refuse(hooks.tracks_occupancy && hooks.reroute == nullptr && !hooks.source_view,
+           "source-adaptive routing with a view of every router (UGAL-G)", "it reads the queues of routers on other "
+           "ranks at the source (a policy that reads only the source's router says global_view = false, as UGAL-L)");
     refuse(core.flow().feedback_delay() < 1, "feedback in 0 cycles", "the ranks exchange once a cycle");
     const auto& pd = cfg.pipeline;
     const Links& links = core.channels().links();
