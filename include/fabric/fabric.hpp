@@ -82,6 +82,7 @@
 #include <fabric/sim/scu_link.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/symmetry_checks.hpp>
+#include <fabric/sim/trace_file.hpp>
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
