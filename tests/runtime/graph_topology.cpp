@@ -132,11 +132,30 @@ TEST_CASE("a 4-node ring read from a file: distances, routes and loads by hand, 
     CHECK(sim.run_trace(std::vector<TraceMessage>{{0, 0, 2, 1}}).latency.max == 14);
 }
 
+TEST_CASE("link classes from the edge list's fifth column, both directions of a link in its class") {
+    using Ring = Graph<2, 1, BasicLink<2>, 2>;
+    const GraphDescription d = from_text("0 0 1 1\n1 0 2 1\n2 0 3 1\n3 0 0 1 1  # the link 3-0 in class 1\n");
+    CHECK(d.ports_used() == 2);
+    CHECK(d.classes_used() == 2);
+    const Ring ring(d);
+    CHECK(ring.link_class(NodeId{3}, PortId{0}) == 1);
+    CHECK(ring.link_class(NodeId{0}, PortId{1}) == 1);
+    CHECK(ring.link_class(NodeId{0}, PortId{0}) == 0);
+    const Fabric<Ring, GraphShortestPath> net(ring, GraphShortestPath(ring));
+    // As the ring above: 3/4 clockwise, 1/4 the other way, now summarised per class.
+    const auto loads = link_load(net, UniformTraffic(4));
+    CHECK(loads.link_class(1).max_load == 0.75);
+    CHECK(loads.link_class(1).channels == 2);
+    CHECK(loads.link_class(0).channels == 6);
+}
+
 TEST_CASE("an irregular graph from an anynet file, two terminals a router: ports, loads and hops by hand") {
     using Irregular = Graph<3, 2, BasicLink<1>>;
     const GraphDescription d = read_graph_file(data + "/irregular.anynet");
     CHECK(d.nodes == 5);
     CHECK(d.terminals_per_node == 2);
+    CHECK(d.ports_used() == 3);
+    CHECK(d.links.size() == 5);  // 2-3, listed from both ends, is one link
     const Irregular g(d);
     CHECK(terminal_count(g) == 10);
     // Ports are the neighbouring routers in increasing order: router 0's are 1, 2, 4.

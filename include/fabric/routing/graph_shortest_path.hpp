@@ -65,6 +65,8 @@ public:
     [[nodiscard]] std::size_t layers_used() const { return used_; }
     /// The layer (virtual channel) of the route from s to d.
     [[nodiscard]] std::uint8_t layer(NodeId s, NodeId d) const {
+        detail::require(layers_ != nullptr && s.value < nodes_ && d.value < nodes_, "GraphShortestPath: no route from ",
+                        s.value, " to ", d.value, " (a policy built from a graph of ", nodes_, " nodes)");
         return (*layers_)[static_cast<std::size_t>(s.value) * nodes_ + d.value];
     }
 

@@ -196,6 +196,9 @@ public:
     static constexpr std::uint64_t lost = std::numeric_limits<std::uint64_t>::max();
 
     explicit MessageLatencies(const Trace& trace) : trace_(&trace) {}
+    // The simulator's watch sink points here: the recorder stays where it was made.
+    MessageLatencies(const MessageLatencies&) = delete;
+    MessageLatencies& operator=(const MessageLatencies&) = delete;
 
     /// `cfg` (trace_settings' answer for this trace) with every packet watched.
     CycleConfig watching(CycleConfig cfg) {

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,7 +59,14 @@ struct GraphDescription {
         for (const GraphLink& l : links) most = std::max({most, l.port + 1, l.neighbour_port + 1});
         return most;
     }
-    /// "file:line: " (or "link i: " when built in code), how a message names a link.
+    /// The link classes the graph names: its highest class + 1.
+    [[nodiscard]] std::uint32_t classes_used() const {
+        std::uint32_t most = 1;
+        for (const GraphLink& l : links) most = std::max(most, l.link_class + 1);
+        return most;
+    }
+    /// "file:line: ", how a message names a line read; "" for a description built in
+    /// code (the Graph then names the link by its index).
     [[nodiscard]] std::string where(std::size_t line) const {
         if (source.empty()) return "";
         return line ? source + ":" + std::to_string(line) + ": " : source + ": ";
@@ -97,8 +105,8 @@ public:
         : source_(d.source), nodes_(d.nodes), links_(make_links(links, std::make_index_sequence<Classes>{})) {
         detail::require(nodes_ >= 1 && nodes_ <= max_graph_nodes, d.where(0), "a graph has 1 to ", max_graph_nodes,
                         " nodes; got ", nodes_);
-        slots_.assign(static_cast<std::size_t>(nodes_) * Ports, Slot{});
-        std::vector<std::size_t> wired_at(slots_.size(), 0);  // the link (index + 1) that wired each end
+        std::vector<Slot> slots(static_cast<std::size_t>(nodes_) * Ports, Slot{});
+        std::vector<std::size_t> wired_at(slots.size(), 0);  // the link (index + 1) that wired each end
         for (std::size_t i = 0; i < d.links.size(); ++i) {
             const GraphLink& l = d.links[i];
             const std::string at = d.where(l.line) + (d.source.empty() ? "link " + std::to_string(i) + ": " : "");
@@ -124,9 +132,9 @@ public:
                 }
                 wired_at[s] = i + 1;
             }
-            slots_[channel(l.node, l.port)] = Slot{l.neighbour, static_cast<std::uint8_t>(l.neighbour_port),
-                                                   static_cast<std::uint8_t>(l.link_class)};
-            slots_[channel(l.neighbour, l.neighbour_port)] =
+            slots[channel(l.node, l.port)] = Slot{l.neighbour, static_cast<std::uint8_t>(l.neighbour_port),
+                                                  static_cast<std::uint8_t>(l.link_class)};
+            slots[channel(l.neighbour, l.neighbour_port)] =
                 Slot{l.node, static_cast<std::uint8_t>(l.port), static_cast<std::uint8_t>(l.link_class)};
         }
         const std::uint32_t serving = d.terminal_nodes ? d.terminal_nodes : nodes_;
@@ -137,7 +145,8 @@ public:
                         " nodes, but the graph has ", nodes_);
         terminals_ = d.terminals_per_node;
         terminal_nodes_ = serving;
-        measure_distances(d);
+        distance_ = measure_distances(d, slots);
+        slots_ = std::make_shared<const std::vector<Slot>>(std::move(slots));
     }
 
     [[nodiscard]] const link_types& links() const { return links_; }
@@ -146,15 +155,15 @@ public:
 
     [[nodiscard]] NodeId neighbour(NodeId n, PortId p) const {
         if (n.value >= nodes_ || p.value >= Ports) return no_node;
-        const Slot& s = slots_[channel(n.value, p.value)];
+        const Slot& s = (*slots_)[channel(n.value, p.value)];
         return s.to == Slot::none ? no_node : NodeId{s.to};
     }
-    [[nodiscard]] PortId reverse_port(NodeId n, PortId p) const { return PortId{slots_[channel(n.value, p.value)].back}; }
-    [[nodiscard]] std::size_t link_class(NodeId n, PortId p) const { return slots_[channel(n.value, p.value)].cls; }
+    [[nodiscard]] PortId reverse_port(NodeId n, PortId p) const { return PortId{(*slots_)[channel(n.value, p.value)].back}; }
+    [[nodiscard]] std::size_t link_class(NodeId n, PortId p) const { return (*slots_)[channel(n.value, p.value)].cls; }
 
     /// Hops on a shortest path from a to b.
     [[nodiscard]] std::size_t distance(NodeId a, NodeId b) const {
-        return distance_[static_cast<std::size_t>(a.value) * nodes_ + b.value];
+        return (*distance_)[static_cast<std::size_t>(a.value) * nodes_ + b.value];
     }
     [[nodiscard]] std::size_t diameter() const { return diameter_; }
 
@@ -176,28 +185,29 @@ private:
         return static_cast<std::size_t>(n) * Ports + p;
     }
 
-    /// Breadth-first from every node: the distance table, the diameter, and the
+    /// Breadth-first from every node: the distance table (and the diameter), or the
     /// refusal of a node with no link or a graph in pieces.
-    void measure_distances(const GraphDescription& d) {
+    std::shared_ptr<const std::vector<std::uint16_t>> measure_distances(const GraphDescription& d,
+                                                                         const std::vector<Slot>& slots) {
         const std::size_t n = nodes_;
         for (std::uint32_t v = 0; v < nodes_ && n > 1; ++v) {
             bool linked = false;
-            for (std::uint32_t p = 0; p < Ports; ++p) linked = linked || slots_[channel(v, p)].to != Slot::none;
+            for (std::uint32_t p = 0; p < Ports; ++p) linked = linked || slots[channel(v, p)].to != Slot::none;
             detail::require(linked, d.where(0), "node ", v, " has no link (every node of a graph of more than one "
                             "is joined to another)");
         }
         constexpr std::uint16_t unreached = 0xFFFF;
-        distance_.assign(n * n, unreached);
+        std::vector<std::uint16_t> distance(n * n, unreached);
         std::vector<std::uint32_t> queue(n);
         for (std::uint32_t src = 0; src < nodes_; ++src) {
-            std::uint16_t* row = distance_.data() + static_cast<std::size_t>(src) * n;
+            std::uint16_t* row = distance.data() + static_cast<std::size_t>(src) * n;
             std::size_t head = 0, tail = 0;
             row[src] = 0;
             queue[tail++] = src;
             while (head < tail) {
                 const std::uint32_t v = queue[head++];
                 for (std::uint32_t p = 0; p < Ports; ++p) {
-                    const std::uint32_t w = slots_[channel(v, p)].to;
+                    const std::uint32_t w = slots[channel(v, p)].to;
                     if (w == Slot::none || row[w] != unreached) continue;
                     row[w] = static_cast<std::uint16_t>(row[v] + 1);
                     queue[tail++] = w;
@@ -209,13 +219,15 @@ private:
                 diameter_ = std::max<std::size_t>(diameter_, row[dst]);
             }
         }
+        return std::make_shared<const std::vector<std::uint16_t>>(std::move(distance));
     }
 
     std::string source_;
     std::uint32_t nodes_ = 0;
     link_types links_;
-    std::vector<Slot> slots_;                // per channel slot: where it leads, the port back, its class
-    std::vector<std::uint16_t> distance_;    // distance_[a * nodes + b]
+    // Shared, never changed after construction: a Fabric's copy of the graph costs no table.
+    std::shared_ptr<const std::vector<Slot>> slots_;  // per channel slot: where it leads, the port back, its class
+    std::shared_ptr<const std::vector<std::uint16_t>> distance_;  // [a * nodes + b]
     std::size_t diameter_ = 0;
     std::uint32_t terminals_ = 1, terminal_nodes_ = 0;
 };
