@@ -191,6 +191,30 @@ TEST_CASE("an irregular graph from an anynet file, two terminals a router: ports
     CHECK(r.measured_hops == 3);
 }
 
+TEST_CASE("a leaf-spine network from an anynet file: terminals on the leaves only, one path a pair") {
+    // Leaves 0 to 3 with two terminals each, spines 4 and 5 with none (the routers after the terminals' serve none).
+    const GraphDescription d = from_text("router 0 node 0 node 1 router 4 router 5\nrouter 1 node 2 node 3 router 4 "
+                                         "router 5\nrouter 2 node 4 node 5 router 4 router 5\nrouter 3 node 6 node 7 "
+                                         "router 4 router 5\n", "leafspine.anynet");
+    using LeafSpine = Graph<4, 2, BasicLink<2>>;
+    const LeafSpine g(d);
+    CHECK(terminal_count(g) == 8);
+    CHECK(g.terminals_per_node() == 2);
+    const Fabric<LeafSpine, GraphShortestPath> net(g, GraphShortestPath(g));
+    // Each leaf sends 2 x 6/8 = 1.5 units to other leaves, all by its lowest port (spine 4): shortest-path
+    // routing gives one path a pair and does not spread over equal ones, as BookSim's anynet routing.
+    const auto loads = link_load(net, UniformTraffic(8));
+    for (std::uint32_t leaf = 0; leaf < 4; ++leaf) {
+        CHECK(loads.load(ChannelId{leaf * 4}) == 1.5);
+        CHECK(loads.load(ChannelId{leaf * 4 + 1}) == 0);
+        CHECK(loads.load(ChannelId{4 * 4 + leaf}) == 1.5);
+    }
+    CycleSimulator sim(net);
+    const CycleResult r = sim.run(UniformTraffic(8), 0.2, PacketSizes::fixed(4));
+    CHECK(r.terminals == 8);
+    CHECK_FALSE(r.saturated);
+}
+
 TEST_CASE("a 4 x 4 torus written as a graph: the built-in torus's loads, and its latency alone and at low load") {
     using Tor = Torus<2, BasicLink<3>>;
     const Tor torus({4, 4});
