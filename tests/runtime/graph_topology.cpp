@@ -283,7 +283,7 @@ TEST_CASE("read errors name the file and line") {
     refused("0 0 1 1\n1 4 2 0\n", "fabric: bad.graph:2: port 4 is past Graph<4>'s port slots 0 to 3; use Graph<5>");
     refused("0 0 1 1 1\n", "fabric: bad.graph:1: link class 1 is past the 1 class of this Graph type");
     refused("0 0 0 1\n", "fabric: bad.graph:1: a link from node 0 to itself");
-    refused("nodes 3\n0 0 1 1\n", "fabric: bad.graph: node 2 has no link");
+    refused("nodes 3\n0 0 1 1\n", "fabric: bad.graph:1: node 2 has no link");
     refused("0 0 1 1\n2 0 3 1\n", "fabric: bad.graph: node 2 cannot be reached from node 0");
     refused("nodes 2\n0 0 5 1\n", "fabric: bad.graph:2: node 5 is past the 2 nodes given at line 1");
     refused("terminals 2\n0 0 1 1\n", "fabric: bad.graph:1: Graph<4, 1> serves 1 to 1 terminals a node; got 2");
@@ -294,6 +294,8 @@ TEST_CASE("read errors name the file and line") {
             "bad.anynet");
     refused("router 0 router 1 node 0 node 1\nrouter 1 node 2\n", "fabric: bad.anynet: router 0 has 2 nodes and there "
             "are 3", "bad.anynet");
+    refused("router 0 router 1 node 0\nrouter 2 node 1\n", "fabric: bad.anynet:2: router 2 is joined to no other "
+            "router", "bad.anynet");
     refused("router 0 route 1\n", "fabric: bad.anynet:1: expected 'router' or 'node', got 'route'", "bad.anynet");
     refused("router 0 router 1 node 0\nnode 1 node 2\n", "fabric: bad.anynet:2: node 1 is joined to node 2",
             "bad.anynet");

@@ -52,6 +52,7 @@ struct GraphDescription {
     std::uint32_t terminals_per_node = 1;
     std::uint32_t terminal_nodes = 0;
     std::size_t terminals_line = 0;  // where they were given (0: nowhere)
+    std::size_t nodes_line = 0;      // where the node count was given (0: nowhere)
 
     /// The port slots the graph uses: its highest port number + 1.
     [[nodiscard]] std::uint32_t ports_used() const {
@@ -193,8 +194,8 @@ private:
         for (std::uint32_t v = 0; v < nodes_ && n > 1; ++v) {
             bool linked = false;
             for (std::uint32_t p = 0; p < Ports; ++p) linked = linked || slots[channel(v, p)].to != Slot::none;
-            detail::require(linked, d.where(0), "node ", v, " has no link (every node of a graph of more than one "
-                            "is joined to another)");
+            detail::require(linked, d.where(d.nodes_line), "node ", v, " has no link (every node of a graph of more "
+                            "than one is joined to another)");
         }
         constexpr std::uint16_t unreached = 0xFFFF;
         std::vector<std::uint16_t> distance(n * n, unreached);

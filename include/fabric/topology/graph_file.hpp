@@ -73,7 +73,7 @@ inline std::ifstream open_input(const std::string& path, std::string_view what) 
 inline GraphDescription parse_edge_list(std::istream& in, const std::string& source) {
     GraphDescription d;
     d.source = source;
-    std::size_t nodes_line = 0;
+    std::size_t& nodes_line = d.nodes_line;
     std::uint32_t highest = 0;
     std::string line;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
@@ -177,6 +177,9 @@ inline GraphDescription parse_anynet(std::istream& in, const std::string& source
         neighbours[pair.second].push_back(pair.first);
     }
     for (auto& list : neighbours) std::sort(list.begin(), list.end());
+    for (const auto& [r, first] : routers)
+        detail::require(d.nodes == 1 || !neighbours[r].empty(), d.where(first), "router ", r, " is joined to no other "
+                        "router; the routers of a network are joined");
     auto port_to = [&](std::uint32_t from, std::uint32_t to) {
         const auto& list = neighbours[from];
         return static_cast<std::uint32_t>(std::lower_bound(list.begin(), list.end(), to) - list.begin());
