@@ -51,7 +51,9 @@ TEST_CASE("a small trace read and replayed: sizes, classes and each message's la
     const Fabric<Ring, DorTiePositive<Dateline>> net(Ring({8}));
     CycleConfig base;
     base.class_priority = {0, 0};  // two classes of equal priority, each with its injection VC
-    for (const auto& [most, first] : {std::pair{0U, 17U}, std::pair{2U, 18U}, std::pair{1U, 20U}}) {
+    for (const auto& split : {std::pair{0U, 17U}, std::pair{2U, 18U}, std::pair{1U, 20U}}) {
+        const std::uint32_t most = split.first;  // not a structured binding: Clang 14 cannot capture one
+        const std::uint64_t first = split.second;
         MessageLatencies each(t);
         CycleSimulator sim(net, each.watching(trace_settings(base, t, most)));
         const CycleResult r = sim.run_trace(t.messages);
@@ -61,7 +63,7 @@ TEST_CASE("a small trace read and replayed: sizes, classes and each message's la
         CHECK(r.measured_messages == 3);
         CHECK(r.measured_messages_delivered == 3);
         CHECK(r.message_latency.max == 24);
-        CHECK(r.message_latency.mean == doctest::Approx((first + 9 + 24) / 3.0));
+        CHECK(r.message_latency.mean == doctest::Approx(static_cast<double>(first + 9 + 24) / 3.0));
         CHECK(r.packets_delivered == (most == 0 ? 3 : most == 2 ? 4 : 6));
     }
     // Without the two classes the trace's class 1 is refused, by its line.
