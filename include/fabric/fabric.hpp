@@ -8,6 +8,7 @@
 #include <fabric/core/random.hpp>
 #include <fabric/core/units.hpp>
 #include <fabric/core/graph.hpp>
+#include <fabric/core/incremental_dag.hpp>
 #include <fabric/core/order_free_sum.hpp>
 #include <fabric/core/translations.hpp>
 
@@ -31,6 +32,8 @@
 #include <fabric/topology/extents.hpp>
 #include <fabric/topology/hypercube.hpp>
 #include <fabric/topology/fat_tree.hpp>
+#include <fabric/topology/graph.hpp>
+#include <fabric/topology/graph_file.hpp>
 #include <fabric/topology/hyperx.hpp>
 #include <fabric/topology/partition.hpp>
 #include <fabric/topology/percs.hpp>
@@ -45,6 +48,7 @@
 #include <fabric/routing/dragonfly_valiant.hpp>
 #include <fabric/routing/ecube.hpp>
 #include <fabric/routing/fat_tree.hpp>
+#include <fabric/routing/graph_shortest_path.hpp>
 #include <fabric/routing/hyperx_adaptive.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
@@ -82,6 +86,7 @@
 #include <fabric/sim/scu_link.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/symmetry_checks.hpp>
+#include <fabric/sim/trace_file.hpp>
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
