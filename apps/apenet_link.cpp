@@ -14,37 +14,57 @@
 namespace {
 using namespace fabric;
 
-struct Settings {
+/// T_YELLOW, which the report fixes: T_RED must lie above it, so a FIFO of depth - 6 at least 129 words.
+constexpr std::uint32_t t_yellow = ApenetCredit{}.t_yellow;
+
+struct Settings : fabric_apps::Common {
     std::uint32_t fifo_depth = 512;    // RX LINK FIFO, words
     double lane_gbps = 7.0;
     std::uint32_t credit_period = 35;  // cycles between Credits
     std::uint32_t t_red = 0;           // almost-full threshold, words; 0: fifo_depth - 6
     std::uint64_t cycles = 100000;     // simulated
     bool table = false;
-    bool json = false;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, fifo_depth, lane_gbps, credit_period, t_red, cycles, table, json)
 
-int table(std::uint64_t cycles) {
-    std::printf("APEnet+ link efficiency against RX LINK FIFO depth (C = 35, L_R = 35, L_L = 20, T_RED = depth - 6,\n"
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::fifo_depth, "--fifo-depth", "RX LINK FIFO depth, words (with T_RED at depth - 6, above "
+                      "T_YELLOW = 128)", within<std::uint32_t>(t_yellow + 7, 1U << 20)),
+            option<S>(&S::lane_gbps, "--lane-gbps", "lane rate, Gbps", within(0.0, 8.5, true)),
+            option<S>(&S::credit_period, "--credit-period", "cycles between Credits (C)", within<std::uint32_t>(1, 65536)),
+            option<S>(&S::t_red, "--t-red", "almost-full threshold T_RED, words: above T_YELLOW = 128, at most the "
+                      "depth; 0: depth - 6", within<std::uint32_t>(0, 1U << 20)),
+            option<S>(&S::cycles, "--cycles", "cycles simulated", at_least<std::uint64_t>(1)),
+            flag<S>(&S::table, "--table", "the report's Table 8, model and simulation, at 28 and 34 Gbps (as text)"),
+        };
+        for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+int table(std::uint64_t cycles, fabric_apps::OutputFile& out) {
+    out.printf("APEnet+ link efficiency against RX LINK FIFO depth (C = 35, L_R = 35, L_L = 20, T_RED = depth - 6,\n"
                 "4096-byte payloads): the model of the report and the cycle simulation\n\n");
-    std::printf("%6s %8s %8s %8s %10s %12s %12s %12s %12s\n", "depth", "E_3", "E_T", "E_T sim", "sim/model",
+    out.printf("%6s %8s %8s %8s %10s %12s %12s %12s %12s\n", "depth", "E_3", "E_T", "E_T sim", "sim/model",
                 "model@28", "sim@28", "model@34", "sim@34");
     for (const std::uint32_t depth : {512U, 1024U, 2048U, 4096U}) {
         const auto m = analytic::ApenetEfficiency::with_fifo(depth);
         const auto s = simulate_apenet_link(ApenetCredit::with_fifo(depth), 4096, cycles);
-        std::printf("%6u %8.3f %8.3f %8.3f %10.3f %9.0f MB/s %7.0f MB/s %7.0f MB/s %7.0f MB/s\n", depth, m.e3(), m.et(),
+        out.printf("%6u %8.3f %8.3f %8.3f %10.3f %9.0f MB/s %7.0f MB/s %7.0f MB/s %7.0f MB/s\n", depth, m.e3(), m.et(),
                     s.efficiency, s.efficiency / m.et(), m.bandwidth_MBps(28), s.efficiency * 2800,
                     m.bandwidth_MBps(34), s.efficiency * 3400);
     }
     return 0;
 }
 
-int one_link(const Settings& s) {
+int one_link(const Settings& s, fabric_apps::OutputFile& out) {
     fabric_apps::check_work(static_cast<double>(s.cycles) * (s.table ? 8 : 1), "link cycles", 5e6);
-    detail::require(!(s.table && s.json), "--table is printed as text: leave out --json, or --table for one link's JSON");
-    if (s.table) return table(s.cycles);
-    detail::require(s.fifo_depth >= 8 && s.fifo_depth <= 1U << 20, "--fifo-depth must be between 8 and 2^20 words");
+    detail::require(!(s.table && s.format == "json"), "--table is printed as text: leave out --json (--format json), "
+                    "or --table for one link's JSON");
+    if (s.table) return table(s.cycles, out);
+    detail::require(s.t_red == 0 || (s.t_red > t_yellow && s.t_red <= s.fifo_depth), "--t-red: T_RED must lie above "
+                    "T_YELLOW = ", t_yellow, " words and within the FIFO depth = ", s.fifo_depth, "; got ", s.t_red);
     ApenetCredit protocol = ApenetCredit::with_fifo(s.fifo_depth);
     protocol.credit_period = s.credit_period;
     protocol.t_red = s.t_red ? s.t_red : s.fifo_depth - 6;
@@ -55,10 +75,10 @@ int one_link(const Settings& s) {
     model.t_red = protocol.t_red;
     const auto sim = simulate_apenet_link(protocol, 4096, s.cycles);
     const double line_MBps = lane.bandwidth().megabytes_per_second();
-    if (s.json) {
+    if (s.format == "json") {
         analytic::ApenetEfficiency without = model;
         without.whole_packet_rule = false;
-        std::cout << nlohmann::json{{"fifo_depth", s.fifo_depth}, {"t_red", protocol.t_red},
+        out.stream() << nlohmann::json{{"fifo_depth", s.fifo_depth}, {"t_red", protocol.t_red},
                                     {"credit_period", protocol.credit_period}, {"lane_gbps", s.lane_gbps},
                                     {"E1", model.e1()}, {"E2", model.e2()}, {"E3", model.e3()},
                                     {"E3_without_whole_packet_rule", without.e3()}, {"ET_model", model.et()},
@@ -69,24 +89,15 @@ int one_link(const Settings& s) {
                   << '\n';
         return 0;
     }
-    std::printf("E1 %.3f  E2 %.3f  E3 %.3f  ->  E_T model %.3f, simulated %.3f\n", model.e1(), model.e2(), model.e3(),
+    out.printf("E1 %.3f  E2 %.3f  E3 %.3f  ->  E_T model %.3f, simulated %.3f\n", model.e1(), model.e2(), model.e3(),
                 model.et(), sim.efficiency);
-    std::printf("link %.0f MB/s of %.0f (model %.0f)\n", sim.efficiency * line_MBps, line_MBps, model.et() * line_MBps);
+    out.printf("link %.0f MB/s of %.0f (model %.0f)\n", sim.efficiency * line_MBps, line_MBps, model.et() * line_MBps);
     return 0;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
-    return fabric_apps::run_tool<Settings>(
-        argc, argv, "apenet_link", "one APEnet+ link: the EURETILE efficiency model and the cycle simulation.",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--fifo-depth", s.fifo_depth, "RX LINK FIFO depth, words")->check(fabric_apps::within<std::uint32_t>(8, 1U << 20))->capture_default_str();
-            app.add_option("--lane-gbps", s.lane_gbps, "lane rate, Gbps")->check(fabric_apps::within(0.0, 8.5, true))->capture_default_str();
-            app.add_option("--credit-period", s.credit_period, "cycles between Credits (C)")->check(fabric_apps::within<std::uint32_t>(1, 65536))->capture_default_str();
-            app.add_option("--t-red", s.t_red, "almost-full threshold T_RED, words (0: depth - 6)")->check(fabric_apps::within<std::uint32_t>(0, 1U << 20))->capture_default_str();
-            app.add_option("--cycles", s.cycles, "cycles simulated")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
-            app.add_flag("--table", s.table, "the report's Table 8, model and simulation, at 28 and 34 Gbps");
-            app.add_flag("--json", s.json, "JSON output");
-        },
-        one_link);
+    return fabric_apps::run_tool<Settings>(argc, argv, "apenet_link",
+                                           "one APEnet+ link: the EURETILE efficiency model and the cycle simulation.",
+                                           one_link);
 }

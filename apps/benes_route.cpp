@@ -19,16 +19,28 @@
 namespace {
 using namespace fabric;
 
-struct Settings {
+struct Settings : fabric_apps::Common {
     std::uint64_t ports = 1024;
     std::string form = "recursive";  // recursive | clos
     std::uint32_t radix = 24;        // clos: r x r crossbars, r^2 ports
     std::uint64_t seed = 1;          // of the random permutation
-    bool json = false;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, ports, form, radix, seed, json)
 
-int route_one(const Settings& set) {
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::ports, "--ports", "ports N (recursive: a power of 2; clos: radix^2)",
+                      within<std::uint64_t>(2, std::uint64_t{1} << 32)),
+            option<S>(&S::form, "--form", "recursive (2x2 switches) or clos (r x r crossbars)", one_of({"recursive", "clos"})),
+            option<S>(&S::radix, "--radix", "clos: crossbar radix r", within<std::uint32_t>(2, 4096)),
+            seed_option<S>(&S::seed, "seed of the permutation"),
+        };
+        for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+int route_one(const Settings& set, fabric_apps::OutputFile& out) {
     detail::require(set.form == "recursive" || set.form == "clos", "--form must be recursive or clos; got '", set.form, "'");
     detail::require(set.ports >= 2, "--ports must be at least 2");
     const double n = static_cast<double>(set.ports);
@@ -43,8 +55,8 @@ int route_one(const Settings& set) {
     std::iota(in.begin(), in.end(), 0U);
     std::size_t stages = 0, switches = 0, conflicts = 0, delivered = 0;
     double seconds = 0;
-    auto count = [&](const std::vector<std::uint32_t>& out) {
-        for (std::size_t i = 0; i < perm.size(); ++i) delivered += out[perm[i]] == i;
+    auto count = [&](const std::vector<std::uint32_t>& carried) {
+        for (std::size_t i = 0; i < perm.size(); ++i) delivered += carried[perm[i]] == i;
     };
     if (set.form == "recursive") {
         const BenesNetwork net(perm.size());
@@ -72,13 +84,13 @@ int route_one(const Settings& set) {
         stages = net.stages();
         switches = net.switches();
     }
-    if (set.json)
-        std::cout << nlohmann::json{{"form", set.form}, {"ports", set.ports}, {"stages", stages}, {"switches", switches},
+    if (set.format == "json")
+        out.stream() << nlohmann::json{{"form", set.form}, {"ports", set.ports}, {"stages", stages}, {"switches", switches},
                                     {"conflicts", conflicts}, {"delivered", delivered}, {"route_seconds", seconds}}
                          .dump(1)
                   << '\n';
     else
-        std::printf("%s Benes, %llu ports: %zu stages, %zu switches; routed in %.6f s; %zu conflicts, %zu of %llu "
+        out.printf("%s Benes, %llu ports: %zu stages, %zu switches; routed in %.6f s; %zu conflicts, %zu of %llu "
                     "delivered\n", set.form.c_str(), static_cast<unsigned long long>(set.ports), stages, switches,
                     seconds, conflicts, delivered, static_cast<unsigned long long>(set.ports));
     return conflicts == 0 && delivered == perm.size() ? 0 : 1;
@@ -90,12 +102,5 @@ int main(int argc, char** argv) {
         argc, argv, "benes_route",
         "routes one random permutation through a Benes network (looping algorithm) and checks every switch and "
         "every delivery (status 1 if one fails).",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--ports", s.ports, "ports N (recursive: a power of 2; clos: radix^2)")->check(fabric_apps::within<std::uint64_t>(2, std::uint64_t{1} << 32))->capture_default_str();
-            app.add_option("--form", s.form, "recursive (2x2 switches) or clos (r x r crossbars)")->check(fabric_apps::one_of({"recursive", "clos"}))->capture_default_str();
-            app.add_option("--radix", s.radix, "clos: crossbar radix r")->check(fabric_apps::within<std::uint32_t>(2, 4096))->capture_default_str();
-            app.add_option("--seed", s.seed, "seed of the permutation")->check(fabric_apps::any_seed())->capture_default_str();
-            app.add_flag("--json", s.json, "JSON output");
-        },
         route_one);
 }

@@ -1,11 +1,12 @@
 // cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a HyperX, a
-// hypercube, a dragonfly or a fat tree from the command line
-// or a configuration file. One run (text or JSON), or a latency-load sweep with
-// several seeds per point (CSV or JSON with 95% confidence intervals); under
-// mpirun the sweep's loads are dealt over the ranks, and one run is partitioned
-// (its routers dealt over the ranks: dist/partitioned.hpp), with the same output.
-// Exit status: 0 done, 2 bad options or configuration, 3 deadlock. Options and
-// configuration files: apps/common/tool.hpp.
+// hypercube, a dragonfly or a fat tree from the command line or a configuration
+// file. One run (text, JSON or CSV), or a latency-load sweep with several seeds
+// per point (CSV or JSON with 95% confidence intervals); under mpirun the sweep's
+// loads are dealt over the ranks, and one run is partitioned (its routers dealt
+// over the ranks: dist/partitioned.hpp), with the same output. Exit status: 0
+// done, 2 bad options, configuration or output, 3 a deadlock (in one run or any of
+// a sweep). The options are declared once, below; the convention every tool
+// shares is docs/tools.md.
 #include <string>
 #include <vector>
 
@@ -17,9 +18,8 @@
 
 #include "common/dist.hpp"
 #include "common/tool.hpp"
-#include "common/numbers.hpp"
-#include "cycle_sim_settings.hpp"
 #include "cycle_sim/families.hpp"
+#include "cycle_sim_settings.hpp"
 
 namespace {
 using namespace fabric;
@@ -59,142 +59,154 @@ std::vector<long long> worst_case_grid(const RunSettings& s) {
     return {static_cast<long long>(s.p), routers};
 }
 
-int simulate(const RunSettings& s) {
-    detail::require(s.p == 1 || s.topology == "dragonfly" || s.topology == "hyperx", "p: terminals per router are an "
-                    "option of the dragonfly and the HyperX here; a ", s.topology, " has one a router (leave out --p)");
+int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
+    cs::Outputs out = cs::open_outputs(s, result);  // every file this run writes, before the network is built
     const bool worst = s.pattern == "worst-case";
     const NamedPattern pattern = NamedPattern::make(worst ? "group_shift" : s.pattern,
                                                     worst ? worst_case_grid(s) : node_grid(s),
                                                     s.seeds.empty() ? 1 : s.seeds.front());
-    if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern);
-    if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern);
-    if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern);
-    if (s.topology == "fattree") return cs::simulate_fat_tree(s, pattern);
-    detail::require(s.topology == "torus" || s.topology == "mesh", "topology: torus, mesh, hypercube, hyperx, dragonfly "
-                    "or fattree; got '",
-                    s.topology, "'");
+    if (s.topology == "hypercube") return cs::simulate_hypercube(s, pattern, out);
+    if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern, out);
+    if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern, out);
+    if (s.topology == "fattree") return cs::simulate_fat_tree(s, pattern, out);
     detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
                     "dor-positive; got '", s.routing, "'");
-    detail::require(s.dateline == "wraparound" || s.dateline == "whole-ring", "dateline: wraparound or whole-ring; got '",
-                    s.dateline, "'");
-    detail::require(s.vcs == 1 || s.vcs == 2, "vcs: 1 or 2; got ", s.vcs);
     switch (s.dims.size()) {
-        case 1: return cs::simulate_cube<1>(s, pattern);
-        case 2: return cs::simulate_cube<2>(s, pattern);
-        case 3: return cs::simulate_cube<3>(s, pattern);
-        case 4: return cs::simulate_cube<4>(s, pattern);
-        default: throw config_error(detail::message("fabric: dims: 1 to 4 extents; got ", s.dims.size()));
+        case 1: return cs::simulate_cube<1>(s, pattern, out);
+        case 2: return cs::simulate_cube<2>(s, pattern, out);
+        case 3: return cs::simulate_cube<3>(s, pattern, out);
+        case 4: return cs::simulate_cube<4>(s, pattern, out);
+        default: throw config_error(detail::message("dims: 1 to 4 extents; got ", s.dims.size()));
     }
 }
 
 }  // namespace
 
+namespace fabric_apps {
+
+Options<RunSettings> RunSettings::options() {
+    using S = RunSettings;
+    using fabric::CycleConfig;
+    const std::vector<std::string> cubes{"torus", "mesh", "hyperx"};
+    const auto cycles = within<std::uint64_t>(0, (std::uint64_t{1} << 60) - 1);
+    const auto delay = within<std::uint32_t>(0, fabric::max_delay_cycles);
+    Options<S> o{
+        option<S>(&S::topology, "--topology", "torus, mesh, hypercube, hyperx, dragonfly (one terminal a router, or "
+                  "--p) or fattree (k terminals a leaf switch)",
+                  one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"})),
+        option<S>(&S::dims, "--dims", "extents, e.g. 8,8 (1 to 4 dimensions)", within<long long>(1, 1LL << 30)).only_for(cubes),
+        option<S>(&S::n, "--n", "dimensions (hypercube: 2^n nodes) or levels (fattree: k^n terminals)",
+                  within<std::uint32_t>(1, 16)).only_for({"hypercube", "fattree"}),
+        option<S>(&S::k, "--k", "arity, 2 to 8 (k terminals a leaf, k up and k down ports a switch)",
+                  within<std::uint32_t>(2, 8)).only_for({"fattree"}),
+        option<S>(&S::a, "--a", "routers per group", within<std::uint32_t>(1, 32)).only_for({"dragonfly"}),
+        option<S>(&S::h, "--h", "global ports per router", within<std::uint32_t>(1, 32)).only_for({"dragonfly"}),
+        option<S>(&S::g, "--g", "groups, 2 to a h + 1 (0: a h + 1)", within<std::uint32_t>(0, 1025)).only_for({"dragonfly"}),
+        option<S>(&S::p, "--p", "terminals per router, 1 to 4 (loads are then per terminal)",
+                  within<std::uint32_t>(1, 4)).also("--terminals").only_for({"dragonfly", "hyperx"}),
+        option<S>(&S::routing, "--routing", "default the topology's own (the first named here): torus, mesh: dor (ties "
+                  "at k/2 split evenly) or dor-positive (taken +); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
+                  "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive",
+                  one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"})),
+        option<S>(&S::dateline, "--dateline", "with 2 VCs: wraparound (VC 1 from the wraparound hop on) or whole-ring "
+                  "(VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)",
+                  one_of({"wraparound", "whole-ring"})).only_for({"torus"}),
+        option<S>(&S::vcs, "--vcs", "virtual channels per link: 2 with the dateline, 1 without (may deadlock); a "
+                  "dragonfly and a fat tree have what their routing needs", within(1, 2))
+            .only_for({"torus", "mesh", "hyperx", "hypercube"}),
+        option<S>(&S::vc_buf, "--vc-buf", "buffer per virtual channel, flits", at_least<std::uint32_t>(1)),
+        option<S>(&S::credit_delay, "--credit-delay", "cycles for a credit to return",
+                  within<std::uint32_t>(1, fabric::max_delay_cycles)),
+        option<S>(&S::packet, "--packet", "packet size: N flits, or S:L:P (S with probability P, else L)", Text{}),
+        option<S>(&S::burst, "--burst", "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on with "
+                  "probability ALPHA a cycle, on -> off with BETA; the mean stays --rate", Text{}),
+        option<S>(&S::pattern, "--pattern", std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: "
+                  "group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)", Text{}),
+        option<S>(&S::rate, "--rate", "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; "
+                  "Bernoulli injection; at most the mean packet size)", within(0.0, 65535.0)),
+        option<S>(&S::sweep, "--sweep", "FROM:TO:STEP: a latency-load curve instead of one run (as CSV, or JSON)", Text{}),
+        option<S>(&S::seeds, "--seeds", "random seeds: a sweep runs each point once per seed (95% intervals); one run "
+                  "uses the first", any_seed()).also("--seed"),
+        option<S>(at(&S::kernel, &CycleConfig::warmup), "--warmup", "warm-up, cycles", cycles),
+        option<S>(at(&S::kernel, &CycleConfig::measure), "--measure", "measurement window, cycles",
+                  within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)),
+        option<S>(&S::router_delay, "--router-delay", "R,VA,SA,ST: cycles of routing, VC allocation, switch "
+                  "allocation, switch traversal", delay),
+        option<S>(at(&S::kernel, &CycleConfig::link_latency), "--link-latency", "cycles per link",
+                  within<std::uint32_t>(1, fabric::max_delay_cycles)),
+        option<S>(&S::terminal_latency, "--terminal-latency", "IN,OUT: cycles of the injection and ejection channels "
+                  "between a terminal and its router (BookSim: 1,1)", delay),
+        option<S>(at(&S::kernel, &CycleConfig::head_turnaround), "--head-turnaround", "cycles after a tail leaves an "
+                  "input VC before the head behind it routes (BookSim's input-queued router: 1)", delay),
+        flag<S>(at(&S::kernel, &CycleConfig::wait_for_tail_credit), "--wait-for-tail-credit", "an output VC goes to "
+                "another packet only once the last one's tail credit is back (BookSim's wait_for_tail_credit)"),
+        flag<S>(at(&S::kernel, &CycleConfig::speculative), "--speculative", "speculative switch allocation: a head "
+                "bids for the switch in its VC allocation cycle, below other requests (BookSim's speculative)"),
+        option<S>(at(&S::kernel, &CycleConfig::injection_queues), "--injection-queues", "source queues per terminal, "
+                  "each on its own injection VC, messages dealt to them in turn (at most the fabric's VCs); 0: one per "
+                  "VC, as BookSim's sources use every VC", within<std::uint32_t>(0, 4)),
+        option<S>(&S::switching, "--switching", "wormhole or vct (virtual cut-through)", one_of({"wormhole", "vct"})),
+        option<S>(&S::allocator, "--allocator", "switch allocator: separable (input-first round robin), islip (one "
+                  "iteration), output-first (separable output-first) or wavefront",
+                  one_of({"separable", "islip", "output-first", "wavefront"})),
+        option<S>(at(&S::kernel, &CycleConfig::watchdog), "--watchdog", "cycles a flit may wait before the deadlock "
+                  "search looks", within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)),
+        option<S>(at(&S::kernel, &CycleConfig::source_queue_packets), "--source-queue", "packets a terminal's source "
+                  "queues may hold: past it new messages are refused (reported as refused load); 0: unbounded",
+                  within<std::uint32_t>(0, 1U << 30)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::sample_period), "--sample-period",
+                  "BookSim's converging sampler: sample periods of this many cycles choose the window (--warmup and "
+                  "--measure are then unused); 0: fixed window", within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::warmup_threshold),
+                  "--warmup-thres", "with --sample-period: warm-up ends when latency and accepted rate change by at "
+                  "most this fraction between periods", within(0.0, 1e6)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::stopping_threshold),
+                  "--stopping-thres", "with --sample-period: the window closes after three periods in a row that "
+                  "change by at most this fraction", within(0.0, 1e6)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::max_samples), "--max-samples",
+                  "with --sample-period: periods in all, warm-up included", within<std::uint32_t>(1, 1000000)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::latency_threshold),
+                  "--latency-thres", "with --sample-period: a mean latency above this stops the run as unstable "
+                  "(saturated); 0: no limit", within(0.0, 1e12)),
+        option<S>(&S::channel_stats, "--channel-stats", "write every link's utilisation in the window (flits a cycle) "
+                  "to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)", file()),
+        option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::reply_flits), "--reply-flits",
+                  "request-reply traffic (BookSim's use_read_write): every packet is a request, answered on delivery "
+                  "by a reply of this many flits; loads then count both; 0: off", within<std::uint32_t>(0, 65535)),
+        option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::max_outstanding),
+                  "--max-outstanding", "with --reply-flits: a source with this many requests awaiting their reply "
+                  "makes no new one (BookSim's max_outstanding_requests); 0: no limit", within<std::uint32_t>(0, 1U << 30)),
+        option<S>(at(&S::kernel, &CycleConfig::class_priority), "--class-priority", "traffic classes (BookSim's "
+                  "classes and class_priority): one priority per class, higher first in VC and switch allocation; "
+                  "each class has --injection-queues injection VCs of its own (so at most --vcs VCs in all)",
+                  within<std::uint32_t>(0, 1U << 30)),
+        option<S>(&S::class_rates, "--class-rates", "with --class-priority: each class's offered load, "
+                  "flits/cycle/terminal (BookSim's injection_rate list); --rate is then unused", within(0.0, 65535.0)),
+        option<S>(&S::node_stats, "--node-stats", "write each terminal's offered, injected and accepted flits a cycle "
+                  "in the window and its measured packets' count and mean latency as source and as destination to "
+                  "this CSV file (one run)", file()),
+        option<S>(at(&S::kernel, &CycleConfig::watch, &fabric::WatchSettings::packets), "--watch", "trace every flit "
+                  "of these packets (numbered from 0 in creation order): created, switched, arrived, ejected, with "
+                  "cycle, node, port and VC (one run)", within<std::uint64_t>(0, std::uint64_t{1} << 62)),
+        option<S>(&S::watch_file, "--watch-file", "where --watch writes its CSV trace; -: standard output", file()),
+        option<S>(&S::preset, "--preset", "start from a named set of settings (a --config file and the options given "
+                  "override it): booksim-iq is BookSim2's input-queued router and run methodology (fabric::BookSimIq: "
+                  "islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, every VC an injection queue, "
+                  "1000 + 10000 cycles)", one_of({"none", "booksim-iq"})),
+    };
+    for (auto& f : format_options<S>({"text", "json", "csv"}, {"json"})) o.push_back(std::move(f));
+    return o;
+}
+
+}  // namespace fabric_apps
+
 int main(int argc, char** argv) {
     const fabric_apps::MpiScope mpi(argc, argv);
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
-        "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
-        "HyperX under dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or "
-        "a k-ary n-tree under nearest-common-ancestor routing; a deadlock exits with "
-        "status 3.",
-        [](CLI::App& app, RunSettings& s) {
-            app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx, dragonfly (one terminal a "
-                           "router, or --p) or fattree (k terminals a leaf switch)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"}))->capture_default_str();
-            app.add_option("--dims", s.dims, "torus, mesh, hyperx: extents, e.g. 8,8 (1 to 4 dimensions)")->check(fabric_apps::within<long long>(1, 1LL << 30))->delimiter(',')->capture_default_str();
-            app.add_option("--n", s.n, "hypercube: dimensions (2^n nodes); fattree: levels (k^n terminals)")->check(fabric_apps::within<std::uint32_t>(1, 16))->capture_default_str();
-            app.add_option("--k", s.k, "fattree: arity, 2 to 8 (k terminals a leaf, k up and k down ports a switch)")->check(fabric_apps::within<std::uint32_t>(2, 8))->capture_default_str();
-            app.add_option("--a", s.a, "dragonfly: routers per group")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
-            app.add_option("--h", s.h, "dragonfly: global ports per router")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
-            app.add_option("--g", s.g, "dragonfly: groups, 2 to a h + 1 (0: a h + 1)")->check(fabric_apps::within<std::uint32_t>(0, 1025))->capture_default_str();
-            app.add_option("--p,--terminals", s.p, "dragonfly, hyperx: terminals per router, 1 to 4 (loads are then per terminal)")->check(fabric_apps::within<std::uint32_t>(1, 4))->capture_default_str();
-            app.add_option("--routing", s.routing, "torus, mesh: dor (ties at k/2 split evenly) or dor-positive (taken "
-                           "+); hyperx: dor or adaptive; hypercube: ecube (or dor, the same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive")->check(fabric_apps::one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"}))->capture_default_str();
-            app.add_option("--dateline", s.dateline, "with 2 VCs on a torus: wraparound (VC 1 from the wraparound hop on) "
-                           "or whole-ring (VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)")
-                ->check(fabric_apps::one_of({"wraparound", "whole-ring"}))->capture_default_str();
-            app.add_option("--vcs", s.vcs, "torus, mesh, hyperx, hypercube: virtual channels per link: 2 with the dateline, 1 without (may deadlock); a dragonfly has what its routing needs")->check(fabric_apps::within(1, 2))->capture_default_str();
-            app.add_option("--vc-buf", s.vc_buf, "buffer per virtual channel, flits")->check(fabric_apps::at_least<std::uint32_t>(1))->capture_default_str();
-            app.add_option("--packet", s.packet, "packet size: N flits, or S:L:P (S with probability P, else L)")->capture_default_str();
-            app.add_option("--burst", s.burst, "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on "
-                           "with probability ALPHA a cycle, on -> off with BETA; the mean stays --rate");
-            app.add_option("--pattern", s.pattern, std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)")->capture_default_str();
-            app.add_option("--rate", s.rate, "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; Bernoulli injection; at most the mean packet size)")->check(fabric_apps::within(0.0, 65535.0))->capture_default_str();
-            app.add_option("--sweep", s.sweep, "FROM:TO:STEP: a latency-load curve instead of one run (CSV, or JSON with --json)");
-            app.add_option("--seeds", s.seeds, "random seeds: a sweep runs each point once per seed (95% intervals); one "
-                           "run uses the first")->check(fabric_apps::any_seed())->delimiter(',')->capture_default_str();
-            app.add_option("--warmup", s.warmup, "warm-up, cycles")->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 60) - 1))->capture_default_str();
-            app.add_option("--measure", s.measure, "measurement window, cycles")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();
-            app.add_option("--router-delay", s.router_delay, "R,VA,SA,ST: cycles of routing, VC allocation, switch "
-                           "allocation, switch traversal")->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->delimiter(',')->capture_default_str();
-            app.add_option("--link-latency", s.link_latency, "cycles per link")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
-            app.add_option("--credit-delay", s.credit_delay, "cycles for a credit to return")->check(fabric_apps::within<std::uint32_t>(1, fabric::max_delay_cycles))->capture_default_str();
-            app.add_option("--terminal-latency", s.terminal_latency, "IN,OUT: cycles of the injection and ejection "
-                           "channels between a terminal and its router (BookSim: 1,1)")
-                ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->delimiter(',')->capture_default_str();
-            app.add_option("--head-turnaround", s.head_turnaround, "cycles after a tail leaves an input VC before the "
-                           "head behind it routes (BookSim's input-queued router: 1)")
-                ->check(fabric_apps::within<std::uint32_t>(0, fabric::max_delay_cycles))->capture_default_str();
-            app.add_flag("--wait-for-tail-credit", s.wait_for_tail_credit, "an output VC goes to another packet only "
-                         "once the last one's tail credit is back (BookSim's wait_for_tail_credit)");
-            app.add_flag("--speculative", s.speculative, "speculative switch allocation: a head bids for the switch "
-                         "in its VC allocation cycle, below other requests (BookSim's speculative)");
-            app.add_option("--injection-queues", s.injection_queues, "source queues per node, each on its own injection "
-                           "VC, messages dealt to them in turn (at most --vcs; BookSim's sources use every VC)")
-                ->check(fabric_apps::within<std::uint32_t>(1, 2))->capture_default_str();
-            app.add_option("--switching", s.switching, "wormhole or vct (virtual cut-through)")->check(fabric_apps::one_of({"wormhole", "vct"}))->capture_default_str();
-            app.add_option("--allocator", s.allocator, "switch allocator: separable (input-first round robin), islip "
-                           "(one iteration), output-first (separable output-first) or wavefront")
-                ->check(fabric_apps::one_of({"separable", "islip", "output-first", "wavefront"}))->capture_default_str();
-            app.add_option("--watchdog", s.watchdog, "cycles a flit may wait before the deadlock search looks")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1))->capture_default_str();
-            app.add_option("--memory-limit", s.memory_limit, "MB a run may take: a larger configuration is refused "
-                           "with the figure it needs; source queues that would outgrow it stop the run (saturated)")->check(fabric_apps::at_least<std::uint64_t>(1))
-                ->capture_default_str();
-            app.add_option("--source-queue", s.source_queue, "packets a terminal's source queues may hold: past it "
-                           "new messages are refused (reported as refused load); 0: unbounded")
-                ->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->capture_default_str();
-            app.add_flag("--json", s.json, "JSON output");
-            app.add_option("--sample-period", s.sample_period, "BookSim's converging sampler: sample periods of this "
-                           "many cycles choose the window (--warmup and --measure are then unused); 0: fixed window")
-                ->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1))->capture_default_str();
-            app.add_option("--warmup-thres", s.warmup_thres, "with --sample-period: warm-up ends when latency and "
-                           "accepted rate change by at most this fraction between periods")
-                ->check(fabric_apps::within(0.0, 1e6))->capture_default_str();
-            app.add_option("--stopping-thres", s.stopping_thres, "with --sample-period: the window closes after three "
-                           "periods in a row that change by at most this fraction")
-                ->check(fabric_apps::within(0.0, 1e6))->capture_default_str();
-            app.add_option("--max-samples", s.max_samples, "with --sample-period: periods in all, warm-up included")
-                ->check(fabric_apps::within<std::uint32_t>(1, 1000000))->capture_default_str();
-            app.add_option("--latency-thres", s.latency_thres, "with --sample-period: a mean latency above this stops "
-                           "the run as unstable (saturated); 0: no limit")
-                ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();
-            app.add_option("--channel-stats", s.channel_stats, "write every link's utilisation in the window (flits a "
-                           "cycle) to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)");
-            app.add_option("--reply-flits", s.reply_flits, "request-reply traffic (BookSim's use_read_write): every "
-                           "packet is a request, answered on delivery by a reply of this many flits; 0: off")
-                ->check(fabric_apps::within<std::uint32_t>(0, 65535))->capture_default_str();
-            app.add_option("--max-outstanding", s.max_outstanding, "with --reply-flits: a source with this many "
-                           "requests awaiting their reply makes no new one (BookSim's max_outstanding_requests); 0: no "
-                           "limit")->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->capture_default_str();
-            app.add_option("--class-priority", s.class_priority, "traffic classes (BookSim's classes and "
-                           "class_priority): one priority per class, higher first in VC and switch allocation; each "
-                           "class has --injection-queues injection VCs of its own (so at most --vcs VCs in all)")
-                ->check(fabric_apps::within<std::uint32_t>(0, 1U << 30))->delimiter(',');
-            app.add_option("--class-rates", s.class_rates, "with --class-priority: each class's offered load, "
-                           "flits/cycle/node (BookSim's injection_rate list); --rate is then unused")
-                ->check(fabric_apps::within(0.0, 65535.0))->delimiter(',');
-            app.add_option("--node-stats", s.node_stats, "write each node's offered, injected and accepted flits "
-                           "a cycle in the window and its measured packets' count and mean latency as source and as "
-                           "destination to this CSV file (one run)");
-            app.add_option("--watch", s.watch, "trace every flit of these packets (numbered from 0 in creation order): "
-                           "created, switched, arrived, ejected, with cycle, node, port and VC (one run)")
-                ->check(fabric_apps::within<std::uint64_t>(0, std::uint64_t{1} << 62))->delimiter(',');
-            app.add_option("--watch-file", s.watch_file, "where --watch writes its CSV trace; -: standard output")
-                ->capture_default_str();
-            app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
-                           "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
-                           "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "
-                           "both injection VCs, 1000 + 10000 cycles)")
-                ->check(fabric_apps::one_of({"none", "booksim-iq"}))->capture_default_str();
-        },
+        "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a HyperX under "
+        "dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or a "
+        "k-ary n-tree under nearest-common-ancestor routing; one run as text, JSON or CSV, or a sweep (--sweep) as "
+        "CSV or JSON. A deadlock, in one run or any run of a sweep, exits with status 3.",
         simulate);
 }

@@ -1,6 +1,8 @@
-// cycle_sim's run, as one value: every command-line option has a key of the same
-// name ('-' written '_') in the JSON file that --config reads and --dump-config
-// writes, so that a run can be kept, shared and repeated exactly.
+// cycle_sim's run, as one value: its options (declared once, in cycle_sim.cpp's
+// RunSettings::options()) write these fields, the kernel's straight into its
+// CycleConfig; a configuration file has a key of each option's name ('-' written
+// '_'), which --dump-config writes, so that a run can be kept, shared and repeated
+// exactly.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +10,15 @@
 #include <type_traits>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <fabric/core/error.hpp>
+#include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/presets/booksim.hpp>
+
+#include "common/options.hpp"
 
 namespace fabric_apps {
 
-struct RunSettings {
+struct RunSettings : Common {
     std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly | fattree
     std::vector<long long> dims{8, 8};       // torus, mesh, hyperx: extents, dimension 0 first
     std::uint32_t n = 6;                     // hypercube: dimensions; fat tree: levels
@@ -23,50 +26,46 @@ struct RunSettings {
     std::uint32_t a = 4;                     // dragonfly: routers per group
     std::uint32_t h = 2;                     // dragonfly: global ports per router
     std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
-    std::uint32_t p = 1;                     // dragonfly: terminals per router (concentration), 1 to 4
-    std::string routing = "dor";             // torus, mesh: dor (ties split) | dor-positive; hypercube: ecube | dor; dragonfly: min | val | ugal-l | ugal-g
+    std::uint32_t p = 1;                     // dragonfly, hyperx: terminals per router (concentration), 1 to 4
+    std::string routing;                     // empty: the topology's own (resolve())
     int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer
+    std::uint32_t credit_delay = 1;          // cycles
     std::string packet = "1";                // N, or S:L:P (S flits with probability P, else L)
     std::string burst;                       // ALPHA:BETA on/off injection; empty: Bernoulli
     std::string pattern = "uniform";         // fabric::NamedPattern::names
-    double rate = 0.1;                       // offered load, flits/cycle/node
+    double rate = 0.1;                       // offered load, flits/cycle/terminal
     std::string sweep;                       // FROM:TO:STEP; empty: one run at `rate`
     std::vector<std::uint64_t> seeds{1};     // a sweep's seeds per point; a single run uses the first
-    std::uint64_t warmup = 1000;             // cycles
-    std::uint64_t measure = 10000;           // cycles
     std::vector<std::uint32_t> router_delay{1, 1, 1, 1};  // routing, VC alloc., switch alloc., traversal
-    std::uint32_t link_latency = 1;          // cycles
-    std::uint32_t credit_delay = 1;          // cycles
-    std::vector<std::uint32_t> terminal_latency{0, 0};  // injection, ejection channel, cycles
-    std::uint32_t head_turnaround = 0;       // cycles before the head behind a tail routes
-    std::uint32_t injection_queues = 1;      // source queues per node, one per injection VC
+    std::vector<std::uint32_t> terminal_latency{0, 0};    // injection, ejection channel, cycles
     std::string switching = "wormhole";      // wormhole | vct
     std::string allocator = "separable";     // separable | islip | output-first | wavefront
-    std::uint64_t watchdog = 10000;          // cycles
-    std::uint64_t memory_limit = 4096;       // MB a run may take (fabric::CycleConfig::memory_limit_mb)
-    std::uint32_t source_queue = fabric::CycleConfig{}.source_queue_packets;  // packets a terminal may hold; 0: unbounded
-    bool json = false;                       // JSON output (else text, or CSV for a sweep)
-    std::uint64_t sample_period = 0;         // BookSim's converging sampler: period, cycles (0: fixed window)
-    double warmup_thres = 0.05;              // relative change that ends warm-up
-    double stopping_thres = 0.05;            // relative change that counts towards convergence
-    std::uint32_t max_samples = 10;          // periods in all
-    double latency_thres = 500;              // mean latency past which a run is unstable (0: none)
-    bool wait_for_tail_credit = false;       // an output VC waits for its last packet's tail credit
-    bool speculative = false;                // heads bid for the switch while VC allocation runs
-    std::uint32_t reply_flits = 0;           // request-reply traffic: each packet answered with this many flits
-    std::uint32_t max_outstanding = 0;       // requests a source may have awaiting replies (0: no limit)
-    std::vector<std::uint32_t> class_priority;  // traffic classes' priorities, higher first; empty: one class
     std::vector<double> class_rates;         // with class_priority: each class's offered load (rate is unused)
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none
     std::string node_stats;                  // file for per-node rates and latencies (CSV); empty: none
-    std::vector<std::uint64_t> watch;        // packets (numbered in creation order) whose flits are traced
     std::string watch_file = "-";            // where the trace goes (CSV); -: standard output
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
+    /// The kernel's settings the options set as they are (warm-up, window, watchdog,
+    /// delays, sampler, request-reply, classes, watch list); cycle_config() adds the rest.
+    fabric::CycleConfig kernel;
+
+    [[nodiscard]] std::string family() const { return topology; }
+
+    /// What the options leave to the topology: its routing (dor on a torus, mesh and
+    /// HyperX, ecube on a hypercube, min on a dragonfly, nca on a fat tree).
+    void resolve() {
+        if (!routing.empty()) return;
+        routing = topology == "hypercube" ? "ecube" : topology == "dragonfly" ? "min" : topology == "fattree" ? "nca" : "dor";
+    }
+
+    static Options<RunSettings> options();
 
     /// booksim-iq: the router, terminal channels and methodology of fabric::BookSimIq
-    /// (BookSim2's input-queued router), taken from the library's preset itself.
+    /// (BookSim2's input-queued router), taken from the library's preset itself. Its
+    /// sources use every injection VC the fabric has (injection_queues 0), so that it
+    /// runs on a network of any VC count.
     static void apply_preset(const std::string& name, RunSettings& s) {
         fabric::detail::require(name == "none" || name == "booksim-iq", "preset: none or booksim-iq; got '", name, "'");
         s.preset = name;
@@ -78,8 +77,6 @@ struct RunSettings {
                       "update it with the preset");
         const fabric::CycleConfig c = P::config(2);
         const fabric::Credit f = P::flow();
-        s.vcs = 2;
-        s.routing = "dor";
         s.dateline = "whole-ring";
         s.allocator = "islip";
         s.switching = c.switching == fabric::Switching::wormhole ? "wormhole" : "vct";
@@ -87,19 +84,13 @@ struct RunSettings {
         s.credit_delay = f.credit_delay;
         s.router_delay = {c.pipeline.routing, c.pipeline.vc_allocation, c.pipeline.switch_allocation,
                           c.pipeline.switch_traversal};
-        s.link_latency = c.link_latency;
+        s.kernel.link_latency = c.link_latency;
         s.terminal_latency = {c.injection_latency, c.ejection_latency};
-        s.head_turnaround = c.head_turnaround;
-        s.injection_queues = c.injection_queues;
-        s.warmup = c.warmup;
-        s.measure = c.measure;
+        s.kernel.head_turnaround = c.head_turnaround;
+        s.kernel.injection_queues = 0;  // every VC, as P::config(vcs) gives for the fabric at hand
+        s.kernel.warmup = c.warmup;
+        s.kernel.measure = c.measure;
     }
 };
-
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, k, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
-                                                sweep, seeds, warmup, measure, router_delay, link_latency,
-                                                credit_delay, terminal_latency, head_turnaround,
-                                                injection_queues, switching, allocator, watchdog, memory_limit, source_queue, json, sample_period, warmup_thres, stopping_thres, max_samples,
-                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, preset)
 
 }  // namespace fabric_apps

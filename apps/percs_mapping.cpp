@@ -28,7 +28,7 @@ namespace {
 
 using namespace fabric;
 
-struct Settings {
+struct Settings : fabric_apps::Common {
     std::uint32_t supernodes = 0;  // n_s; 0: the paper's tables
     std::uint32_t dlinks = 1;      // n_d, D links between each pair of supernodes
     std::string pattern = "halo";  // halo | row_column_alltoall (the paper's "transpose") | alltoall
@@ -36,11 +36,10 @@ struct Settings {
     std::string routing = "direct";  // direct | indirect
     std::string grid;                // PxQ tasks; empty: the default grid
     std::uint64_t seed = 1;          // for the random mappings
-    bool json = false;
-    bool channels = false;  // every channel's load (CSV, or JSON with --json)
+    bool channels = false;  // every channel's load (CSV, or JSON with --format json)
+
+    static fabric_apps::Options<Settings> options();
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, supernodes, dlinks, pattern, mapping, routing, grid, seed, json,
-                                                channels)
 
 LinkLoads evaluate(const PercsTopology& t, TaskGrid grid, const std::string& pattern, const Placement& placement,
                    const std::string& routing) {
@@ -57,7 +56,7 @@ LinkLoads evaluate(const PercsTopology& t, TaskGrid grid, const std::string& pat
 
 /// GB/s per node for each class (null where a class carries nothing: no limit), and
 /// the classes' largest loads.
-void print_json(const LinkLoads& loads) {
+void print_json(const LinkLoads& loads, std::ostream& out) {
     nlohmann::json tau = nlohmann::json::object(), max_load = nlohmann::json::object();
     for (const auto& c : loads.classes()) {
         const std::string name(c.link_name);
@@ -69,7 +68,7 @@ void print_json(const LinkLoads& loads) {
                            {"bottleneck", std::string(loads.classes()[loads.bottleneck()].link_name)},
                            {"tau", tau},
                            {"max_load", max_load}};
-    std::cout << j.dump(1) << '\n';
+    out << j.dump(1) << '\n';
 }
 
 namespace paper = fabric_paper::percs_mapping;
@@ -77,16 +76,16 @@ namespace paper = fabric_paper::percs_mapping;
 /// Prints one of the paper's tables with ours beside it; returns how many cells
 /// differ from the paper (value, rounded as the paper prints it, or bottleneck
 /// class) other than those the tests record as not reproduced, and lists those.
-std::size_t print_table(const paper::Table& table, std::vector<std::string>& not_reproduced) {
-    std::printf("%s\n%-5s", std::string(table.title).c_str(), table.rows_are_dlinks ? "n_d" : "n_s");
+std::size_t print_table(const paper::Table& table, std::vector<std::string>& not_reproduced, fabric_apps::OutputFile& out) {
+    out.printf("%s\n%-5s", std::string(table.title).c_str(), table.rows_are_dlinks ? "n_d" : "n_s");
     for (const auto& c : table.columns)
-        std::printf(" | %-22s", std::string(percs_mapping_names[static_cast<int>(c.mapping)]).c_str());
-    std::printf("\n%-5s", "");
-    for (std::size_t i = 0; i < table.columns.size(); ++i) std::printf(" | %-10s %-11s", "paper", "ours");
-    std::printf("\n");
+        out.printf(" | %-22s", std::string(percs_mapping_names[static_cast<int>(c.mapping)]).c_str());
+    out.printf("\n%-5s", "");
+    for (std::size_t i = 0; i < table.columns.size(); ++i) out.printf(" | %-10s %-11s", "paper", "ours");
+    out.printf("\n");
     std::size_t differ = 0;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
-        std::printf("%-5u", table.rows[r]);
+        out.printf("%-5u", table.rows[r]);
         const PercsTopology t(table.supernodes(r), table.dlinks(r));
         const auto grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
         for (const auto& column : table.columns) {
@@ -104,34 +103,36 @@ std::size_t print_table(const paper::Table& table, std::vector<std::string>& not
                                          (table.rows_are_dlinks ? "n_d = " : "n_s = ") + std::to_string(table.rows[r]) +
                                          ": paper " + theirs + ", ours " + std::to_string(rounded));
             else differ += !match;
-            std::printf(" | %-10s %-11s", theirs.c_str(), (std::to_string(rounded) + " (" + bottleneck + ")").c_str());
+            out.printf(" | %-10s %-11s", theirs.c_str(), (std::to_string(rounded) + " (" + bottleneck + ")").c_str());
         }
-        std::printf("\n");
+        out.printf("\n");
     }
-    std::printf("\n");
+    out.printf("\n");
     return differ;
 }
 
-int tables() {
-    std::printf("PERCS mapping study (deterministic schemes), GB/s per node; n_s = 32 is 4096 tasks on a 64 x 64 "
+int tables(fabric_apps::OutputFile& out) {
+    out.printf("PERCS mapping study (deterministic schemes), GB/s per node; n_s = 32 is 4096 tasks on a 64 x 64 "
                 "grid.\nThe paper prints whole numbers (2.5 shows as 2); ours are rounded the same way.\n\n");
     std::size_t differ = 0, cells = 0;
     std::vector<std::string> not_reproduced;
     for (const auto& table : paper::tables()) {
-        differ += print_table(table, not_reproduced);
+        differ += print_table(table, not_reproduced, out);
         cells += table.rows.size() * table.columns.size();
     }
-    std::printf("%zu of %zu cells match the paper (value and bottleneck class)\n",
+    out.printf("%zu of %zu cells match the paper (value and bottleneck class)\n",
                 cells - differ - not_reproduced.size(), cells);
-    for (const auto& n : not_reproduced) std::printf("not reproduced (see tests/paper/percs_mapping_tables.cpp): %s\n", n.c_str());
+    for (const auto& n : not_reproduced) out.printf("not reproduced (see tests/paper/percs_mapping_tables.cpp): %s\n", n.c_str());
     return differ == 0 ? 0 : 1;
 }
 
-int one(const Settings& s) {
+int one(const Settings& s, fabric_apps::OutputFile& out) {
     detail::require(!s.channels || s.supernodes > 0, "--channels needs one configuration: give --supernodes");
-    detail::require(!s.json || s.supernodes > 0, "--json needs one configuration: give --supernodes (the paper's "
-                    "tables are printed as text)");
-    if (s.supernodes == 0) return tables();
+    detail::require(s.format != "json" || s.supernodes > 0, "--json needs one configuration: give --supernodes (the "
+                    "paper's tables are printed as text)");
+    detail::require(s.format != "csv" || s.channels, "--format csv: the channels' loads are written as CSV (add "
+                    "--channels); one configuration is written as text or JSON");
+    if (s.supernodes == 0) return tables(out);
     detail::require(s.dlinks >= 1, "dlinks must be positive");
     detail::require(s.pattern == "halo" || s.pattern == "row_column_alltoall" || s.pattern == "alltoall",
                     "pattern: halo, row_column_alltoall (the paper's \"transpose\") or alltoall; got '", s.pattern, "'");
@@ -152,21 +153,43 @@ int one(const Settings& s) {
     const auto loads = evaluate(t, grid, s.pattern, placement, s.routing);
     if (s.channels) {
         const auto records = experiment::channel_load_records(t, loads);
-        if (s.json) std::cout << experiment::to_json(std::span<const experiment::ChannelLoadRecord>(records)).dump(1) << '\n';
-        else experiment::write_csv(std::cout, records);
+        if (s.format == "json")
+            out.stream() << experiment::to_json(std::span<const experiment::ChannelLoadRecord>(records)).dump(1) << '\n';
+        else experiment::write_csv(out.stream(), records);
         return 0;
     }
-    if (s.json) {
-        print_json(loads);
+    if (s.format == "json") {
+        print_json(loads, out.stream());
         return 0;
     }
-    std::printf("throughput %.3f GB/s per node, bottleneck %s\n", loads.throughput(),
+    out.printf("throughput %.3f GB/s per node, bottleneck %s\n", loads.throughput(),
                 std::string(loads.classes()[loads.bottleneck()].link_name).c_str());
     for (const auto& c : loads.classes())
-        std::printf("  %-2s max load %-10.6g tau %.3f GB/s\n", std::string(c.link_name).c_str(), c.max_load,
+        out.printf("  %-2s max load %-10.6g tau %.3f GB/s\n", std::string(c.link_name).c_str(), c.max_load,
                     c.throughput);
     return 0;
 }
+fabric_apps::Options<Settings> Settings::options() {
+    using namespace fabric_apps;
+    using S = Settings;
+    std::vector<std::string> mappings;
+    for (const auto name : percs_mapping_names) mappings.emplace_back(name);
+    Options<S> o{
+        option<S>(&S::supernodes, "--supernodes", "n_s; 0 prints the paper's tables", within<std::uint32_t>(0, 512)),
+        option<S>(&S::dlinks, "--dlinks", "n_d, D links between each pair of supernodes", within<std::uint32_t>(1, 32)),
+        option<S>(&S::pattern, "--pattern", "halo, row_column_alltoall (what the paper calls transpose: all-to-all in "
+                  "each row and column of the task grid) or alltoall", one_of({"halo", "row_column_alltoall", "alltoall"})),
+        option<S>(&S::mapping, "--mapping", "the task mapping", Words{mappings}),
+        option<S>(&S::routing, "--routing", "direct or indirect", one_of({"direct", "indirect"})),
+        option<S>(&S::grid, "--grid", "PxQ task grid (default: the most square grid of all tasks)", Text{}),
+        seed_option<S>(&S::seed, "seed of the random mappings"),
+        flag<S>(&S::channels, "--channels", "every channel's load (node, port, to, link class, load) as CSV, or JSON "
+                "with --format json; for tools/plot percs-supernode"),
+    };
+    for (auto& f : format_options<S>({"text", "json", "csv"}, {"json"})) o.push_back(std::move(f));
+    return o;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,18 +197,5 @@ int main(int argc, char** argv) {
         argc, argv, "percs_mapping",
         "throughput of a task mapping on PERCS from the flow-level kernel (Chakaravarthy et al.); without "
         "--supernodes, the paper's Tables I and IV beside ours (status 1 if a cell differs).",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--supernodes", s.supernodes, "n_s; 0 prints the paper's tables")->check(fabric_apps::within<std::uint32_t>(0, 512))->capture_default_str();
-            app.add_option("--dlinks", s.dlinks, "n_d, D links between each pair of supernodes")->check(fabric_apps::within<std::uint32_t>(1, 32))->capture_default_str();
-            app.add_option("--pattern", s.pattern, "halo, row_column_alltoall (what the paper calls transpose: all-to-all in each row and column of the task grid) or alltoall")->check(fabric_apps::one_of({"halo", "row_column_alltoall", "alltoall"}))->capture_default_str();
-            app.add_option("--mapping", s.mapping, "default, node-seq, node-rnd, drawer-seq, drawer-rnd, sn-seq, "
-                           "sn-rnd, modcolor, row, column, hybrid")->capture_default_str();
-            app.add_option("--routing", s.routing, "direct or indirect")->check(fabric_apps::one_of({"direct", "indirect"}))->capture_default_str();
-            app.add_option("--grid", s.grid, "PxQ task grid (default: the most square grid of all tasks)");
-            app.add_option("--seed", s.seed, "seed of the random mappings")->check(fabric_apps::any_seed())->capture_default_str();
-            app.add_flag("--json", s.json, "JSON output");
-            app.add_flag("--channels", s.channels, "every channel's load (node, port, to, link class, load) as CSV, "
-                         "or JSON with --json; for tools/plot percs-supernode");
-        },
         one);
 }

@@ -3,7 +3,7 @@
 //   --alltoall D   all-to-all bandwidth per compute node against the VII.A bound, for
 //                  d = 1 .. D, shortest (direct) and random indirect routing
 //   --d LIST       the same for the d listed (e.g. 1,2,4,8,16)
-//   --warmup C, --window C   cycles of warm-up and of measurement (5000, 4000); an
+//   --warmup C, --measure C  cycles of warm-up and of measurement (5000, 4000); an
 //                  overloaded machine fills for a few thousand cycles, and a short
 //                  warm-up reads low
 //   --hotspot      the 32-to-32 hot spot between two supernodes, direct against indirect
@@ -11,7 +11,7 @@
 //                  routing: reassembly at the destination, its reorder depth, latency
 //   --cau          a global sum of two double-complex values on the CAU against a
 //                  software tree, latency per operation for growing systems
-//   --csv          the all-to-all table as CSV, for tools/plot percs-alltoall
+//   --format csv   the all-to-all table as CSV, for tools/plot percs-alltoall (--csv)
 // With none of them: all, d up to 1. Options and configuration files:
 // apps/common/tool.hpp; a progress line on a terminal. Under mpirun the
 // all-to-all runs (two per d) are dealt over the ranks, largest d first, and rank
@@ -59,7 +59,7 @@ CycleResult run_cycles(const Fab& net, CycleConfig cfg, bool whole, auto&& go) {
 
 template <class R, class Pattern>
 double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offered, std::uint64_t warmup,
-                     std::uint64_t window, bool whole = false) {
+                     std::uint64_t window, std::uint64_t seed, bool whole = false) {
     const PercsFabric<R> net{t, R{}, Credit{32, 1}};
     CycleConfig cfg = percs_cycle_config(t);
     cfg.memory_limit_mb = fabric_apps::memory_limit_mb();  // the kernel states its need up front
@@ -67,6 +67,7 @@ double gbps_per_node(const PercsTopology& t, const Pattern& pattern, double offe
     cfg.warmup = warmup;
     cfg.measure = window;
     cfg.drain_limit = 1;
+    cfg.seed = seed;
     const auto r = run_cycles(net, cfg, whole, [&](auto& sim) {
         return sim.run(pattern, percs_flits_per_cycle(t, offered), PacketSizes::fixed(percs_packet_flits));
     });
@@ -81,27 +82,46 @@ struct Complex2 {
     }
 };
 
-struct Settings {
-    std::uint32_t alltoall = 0;  // all-to-all for d = 1 .. alltoall
+struct Settings : fabric_apps::Common {
+    std::uint32_t alltoall = 0;  // all-to-all for d = 1 .. alltoall (0: none)
     std::vector<std::uint32_t> d;  // and for these d
     std::uint64_t warmup = 5000;   // cycles
-    std::uint64_t window = 4000;   // cycles
+    std::uint64_t measure = 4000;  // cycles
     bool hotspot = false;
     bool messages = false;
     bool cau = false;
-    bool csv = false;  // the all-to-all table as CSV (for tools/plot)
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, alltoall, d, warmup, window, hotspot, messages, cau, csv)
+    std::uint64_t seed = 1;        // of the traffic (the cycle kernel's runs)
 
-int sketches(const Settings& s) {
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::alltoall, "--alltoall", "all-to-all bandwidth per node for d = 1 .. D (0: none)",
+                      within<std::uint32_t>(0, 16)),
+            option<S>(&S::d, "--d", "the same for the d listed, e.g. 1,2,4", within<std::uint32_t>(1, 16)),
+            option<S>(&S::warmup, "--warmup", "warm-up, cycles", within<std::uint64_t>(0, std::uint64_t{1} << 40)),
+            option<S>(&S::measure, "--measure", "measurement window, cycles",
+                      within<std::uint64_t>(1, std::uint64_t{1} << 40)).also("--window"),
+            flag<S>(&S::hotspot, "--hotspot", "the 32-to-32 hot spot between two supernodes"),
+            flag<S>(&S::messages, "--messages", "16 KB messages under random indirect routing: reassembly"),
+            flag<S>(&S::cau, "--cau", "a global sum on the CAU against a software tree"),
+            seed_option<S>(&S::seed, "seed of the traffic of the cycle-kernel runs"),
+        };
+        // csv: the all-to-all table (d, bound, direct, random indirect in GB/s), for tools/plot.
+        for (auto& f : format_options<S>({"text", "csv"}, {"csv"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+int sketches(const Settings& s, fabric_apps::OutputFile& out) {
     const bool all = s.alltoall == 0 && s.d.empty() && !s.hotspot && !s.messages && !s.cau;
-    const std::uint64_t warmup = s.warmup, window = s.window;
-    detail::require(window >= 1, "--window needs at least 1 cycle");
+    const std::uint64_t warmup = s.warmup, window = s.measure;
+    const bool csv = s.format == "csv";
     std::vector<long long> ds(s.d.begin(), s.d.end());
     for (long long d = 1; d <= (s.alltoall ? s.alltoall : all ? 1 : 0); ++d) ds.push_back(d);
     for (const long long d : ds) detail::require(d >= 1 && d <= 16, "d (D links per hub) runs from 1 to 16; got ", d);
-    detail::require(!s.csv || (!ds.empty() && !s.hotspot && !s.messages && !s.cau),
-                    "--csv writes the all-to-all table only: give --alltoall or --d, and no other sketch");
+    detail::require(!csv || (!ds.empty() && !s.hotspot && !s.messages && !s.cau),
+                    "--csv (--format csv) writes the all-to-all table only: give --alltoall or --d, and no other sketch");
     double node_cycles = 0;  // two routings per d, each of (32 d + 1) 32 hubs
     for (const long long d : ds)
         node_cycles += 2.0 * static_cast<double>((32 * d + 1) * 32) * (static_cast<double>(warmup) + static_cast<double>(window));
@@ -120,33 +140,40 @@ int sketches(const Settings& s) {
             const auto t = PercsTopology::alltoall_model(d);
             const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
             const double offered = 1.3 * model.direct_bandwidth(static_cast<double>(d));
-            return run % 2 == 0 ? gbps_per_node<ShortestDirect>(t, uniform, offered, warmup, window)
-                                : gbps_per_node<RandomIndirect>(t, uniform, offered, warmup, window);
+            return run % 2 == 0 ? gbps_per_node<ShortestDirect>(t, uniform, offered, warmup, window, s.seed)
+                                : gbps_per_node<RandomIndirect>(t, uniform, offered, warmup, window, s.seed);
         });
         if (!fabric_apps::root_rank()) return 0;  // rank 0 prints, and runs the other sketches
         std::vector<double> direct_of(ds.size()), indirect_of(ds.size());
+        bool nothing = false;
         for (std::size_t k = 0; k < ds.size(); ++k) {
             direct_of[by_size[k]] = runs[2 * k];
             indirect_of[by_size[k]] = runs[2 * k + 1];
         }
-        if (s.csv) {
-            std::printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
+        if (csv) {
+            out.printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
         } else {
-            std::printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
-            std::printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
+            out.printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
+            out.printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
         }
         for (std::size_t i = 0; i < ds.size(); ++i) {
             const long long d = ds[i];
             const double bound = model.direct_bandwidth(static_cast<double>(d));
             const double direct = direct_of[i], indirect = indirect_of[i];
-            if (s.csv)
-                std::printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
-            else
-                std::printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
-                            indirect, direct / indirect);
+            if (csv)
+                out.printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
+            else if (indirect > 0)
+                out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
+                           indirect, direct / indirect);
+            else  // no ratio to a random indirect run that delivered nothing in its window
+                out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10s\n", d, bound, direct, 100 * direct / bound,
+                           indirect, "-");
+            nothing = nothing || direct == 0 || indirect == 0;
         }
-        if (!s.csv) std::printf("\n");
-        std::fflush(stdout);
+        if (nothing && !csv)
+            out.printf("(a run delivered no packet in its window: lengthen --warmup and --measure)\n");
+        if (!csv) out.printf("\n");
+        out.stream().flush();
     }
     // The hot spot and the messages are single runs: under mpirun each is partitioned, whole supernodes to a rank,
     // and rank 0 prints.
@@ -157,13 +184,15 @@ int sketches(const Settings& s) {
         const auto hot = percs_supernode_hotspot(t, 0, 1);
         const double per_sender = static_cast<double>(t.node_count()) / 32;  // accepted is per node of the machine
         const std::uint64_t cycles = std::max<std::uint64_t>(window, 20000);  // 32 senders: a longer window
-        const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles, true) * per_sender;
-        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, warmup, cycles, true) * per_sender;
+        const double direct = gbps_per_node<ShortestDirect>(t, hot, 16.0, warmup, cycles, s.seed, true) * per_sender;
+        const double indirect = gbps_per_node<RandomIndirect>(t, hot, 16.0, warmup, cycles, s.seed, true) * per_sender;
+        char ratio[48] = "no ratio: direct delivered nothing";  // (a window too short for any packet)
+        if (direct > 0) std::snprintf(ratio, sizeof ratio, "%.1fx direct", indirect / direct);
         if (root)
-            std::printf("32-to-32 hot spot, supernode 0 to supernode 1, 16 GB/s offered per sending hub:\n"
-                    "  direct %.2f GB/s per sending hub (one 10 GB/s D link shared by 32: %.2f)\n"
-                    "  random indirect %.2f GB/s per sending hub (%.1fx direct)\n\n",
-                    direct, 10.0 / 32, indirect, indirect / direct);
+            out.printf("32-to-32 hot spot, supernode 0 to supernode 1, 16 GB/s offered per sending hub:\n"
+                       "  direct %.2f GB/s per sending hub (one 10 GB/s D link shared by 32: %.2f)\n"
+                       "  random indirect %.2f GB/s per sending hub (%s)\n\n",
+                       direct, 10.0 / 32, indirect, ratio);
     }
     if (all || s.messages) {
         // One 16 KB message every 20 ns from a random hub to another, 8 supernodes.
@@ -171,6 +200,7 @@ int sketches(const Settings& s) {
         const PercsHub hub{t, PercsHubRouting<>(PercsModeMix::only(PercsMode::random_indirect)), Credit{32, 1}};
         CycleConfig cfg = percs_cycle_config(t);
         cfg.memory_limit_mb = fabric_apps::memory_limit_mb();
+        cfg.seed = s.seed;
         const auto gap = static_cast<std::uint64_t>(std::ceil(20.0 / cfg.cycle_ns));
         cfg.warmup = 0;
         cfg.measure = 2000 * gap;  // every message is measured
@@ -178,10 +208,10 @@ int sketches(const Settings& s) {
                                               8 * percs_packet_flits, 5);
         const auto r = run_cycles(hub, cfg, true, [&](auto& sim) { return sim.run_trace(trace); });
         if (root)
-            std::printf("16 KB messages (8 packets of 2 KB) under random indirect routing, 8 supernodes:\n"
-                    "  %llu of %zu messages reassembled; %llu packets arrived ahead of an earlier one of their "
-                    "message;\n  reorder depth (most packets held for one message) %llu; message latency %.2f us "
-                    "mean, %.2f us max\n\n",
+            out.printf("16 KB messages (8 packets of 2 KB) under random indirect routing, 8 supernodes:\n"
+                       "  %llu of %zu messages reassembled; %llu packets arrived ahead of an earlier one of their "
+                       "message;\n  reorder depth (most packets held for one message) %llu; message latency %.2f us "
+                       "mean, %.2f us max\n\n",
                     static_cast<unsigned long long>(r.messages_delivered), trace.size(),
                     static_cast<unsigned long long>(r.packets_early),
                     static_cast<unsigned long long>(r.message_reorder_depth),
@@ -194,8 +224,8 @@ int sketches(const Settings& s) {
         const cau::Timing hardware;
         cau::Timing software = hardware;
         software.cau_ns = 1500;  // our assumption for a software hop's send + receive overhead
-        std::printf("Global sum of two double-complex values, latency per operation (16-ary trees over all hubs):\n");
-        std::printf("%12s %8s %8s %12s %14s\n", "supernodes", "hubs", "depth", "CAU us", "software us");
+        out.printf("Global sum of two double-complex values, latency per operation (16-ary trees over all hubs):\n");
+        out.printf("%12s %8s %8s %12s %14s\n", "supernodes", "hubs", "depth", "CAU us", "software us");
         for (std::uint32_t ns : {1U, 2U, 4U, 8U, 16U, 64U, 256U}) {
             std::vector<std::uint32_t> hubs(32 * ns);
             for (std::uint32_t i = 0; i < hubs.size(); ++i) hubs[i] = i;
@@ -205,7 +235,7 @@ int sketches(const Settings& s) {
             for (std::size_t i = 0; i < values.size(); ++i) values[i].v[i % 4] = 1.0 / static_cast<double>(i + 1);
             const auto hw = cau::reduce<Complex2>({tree}, cau::Op::sum, {values}, hops, hardware);
             const auto sw = cau::reduce<Complex2>({tree}, cau::Op::sum, {values}, hops, software);
-            std::printf("%12u %8zu %8zu %12.2f %14.2f\n", ns, hubs.size(), tree.depth(), hw[0].done_ns / 1e3,
+            out.printf("%12u %8zu %8zu %12.2f %14.2f\n", ns, hubs.size(), tree.depth(), hw[0].done_ns / 1e3,
                         sw[0].done_ns / 1e3);
         }
     }
@@ -219,16 +249,5 @@ int main(int argc, char** argv) {
         argc, argv, "percs_packet",
         "the Blue Waters sketches of the PERCS interconnect paper (section VII) from the cycle kernel and the CAU "
         "model; with no sketch named, all of them with d = 1.",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--alltoall", s.alltoall, "all-to-all bandwidth per node for d = 1 .. D")
-                ->check(fabric_apps::within<std::uint32_t>(1, 16));
-            app.add_option("--d", s.d, "the same for the d listed, e.g. 1,2,4")->delimiter(',')->check(fabric_apps::within<std::uint32_t>(1, 16));
-            app.add_option("--warmup", s.warmup, "warm-up, cycles")->check(fabric_apps::within<std::uint64_t>(0, (std::uint64_t{1} << 40)))->capture_default_str();
-            app.add_option("--window", s.window, "measurement window, cycles")->check(fabric_apps::within<std::uint64_t>(1, (std::uint64_t{1} << 40)))->capture_default_str();
-            app.add_flag("--hotspot", s.hotspot, "the 32-to-32 hot spot between two supernodes");
-            app.add_flag("--messages", s.messages, "16 KB messages under random indirect routing: reassembly");
-            app.add_flag("--cau", s.cau, "a global sum on the CAU against a software tree");
-            app.add_flag("--csv", s.csv, "write the all-to-all table as CSV (d, bound, direct, random indirect in GB/s)");
-        },
         sketches);
 }

@@ -14,15 +14,26 @@
 namespace {
 using namespace fabric;
 
-struct Settings {
+struct Settings : fabric_apps::Common {
     std::vector<std::uint32_t> partition{8, 4, 4, 2};  // extents, 1 to 6 dimensions
     bool doubled = false;                              // both directions of every dimension at once
     double clock_mhz = 500.0;
-    bool json = false;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, partition, doubled, clock_mhz, json)
 
-int global_sum(const Settings& s) {
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::partition, "--partition", "extents, e.g. 8,4,4,2 (1 to 6 dimensions)",
+                      within<std::uint32_t>(1, 1U << 30)),
+            flag<S>(&S::doubled, "--doubled", "both directions of every dimension at once"),
+            option<S>(&S::clock_mhz, "--clock-mhz", "link clock, MHz", within(0.0, 1e6, true)),
+        };
+        for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+int global_sum(const Settings& s, fabric_apps::OutputFile& out) {
     detail::require(!s.partition.empty() && s.partition.size() <= 6, "a partition has 1 to 6 dimensions; got ",
                     s.partition.size());
     std::string name;
@@ -42,17 +53,17 @@ int global_sum(const Settings& s) {
     const double ns = 1e3 / link.clock().count;
     const double model_ns = static_cast<double>(sum.model_cycles(s.partition, link)) * ns;
     const auto b = ScuBroadcast(true).simulate(s.partition, link);
-    if (s.json) {
-        std::cout << nlohmann::json{{"partition", name}, {"doubled", s.doubled}, {"hops", r.hops},
+    if (s.format == "json") {
+        out.stream() << nlohmann::json{{"partition", name}, {"doubled", s.doubled}, {"hops", r.hops},
                                     {"latency_ns", r.latency_ns}, {"model_ns", model_ns}, {"broadcast_hops", b.hops},
                                     {"broadcast_ns", b.latency_ns}, {"words_sent", r.words_sent}}
                          .dump(1)
                   << '\n';
         return 0;
     }
-    std::printf("global sum on %s%s: %zu hops, %.1f ns (closed form %.1f ns)\n", name.c_str(),
+    out.printf("global sum on %s%s: %zu hops, %.1f ns (closed form %.1f ns)\n", name.c_str(),
                 s.doubled ? " (doubled)" : "", r.hops, r.latency_ns, model_ns);
-    std::printf("broadcast with pass-through: %zu hops, %.1f ns\n", b.hops, b.latency_ns);
+    out.printf("broadcast with pass-through: %zu hops, %.1f ns\n", b.hops, b.latency_ns);
     return 0;
 }
 }  // namespace
@@ -60,11 +71,5 @@ int global_sum(const Settings& s) {
 int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "qcdoc_global_sum", "a global sum and a broadcast on a QCDOC partition by the SCUs' global mode.",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--partition", s.partition, "extents, e.g. 8,4,4,2")->check(fabric_apps::within<std::uint32_t>(1, 1U << 30))->delimiter(',')->capture_default_str();
-            app.add_flag("--doubled", s.doubled, "both directions of every dimension at once");
-            app.add_option("--clock-mhz", s.clock_mhz, "link clock, MHz")->check(fabric_apps::within(0.0, 1e6, true))->capture_default_str();
-            app.add_flag("--json", s.json, "JSON output");
-        },
         global_sum);
 }

@@ -55,35 +55,45 @@ Iteration iteration(const std::vector<long long>& local, const std::vector<std::
 }  // namespace
 
 namespace {
-struct Settings {
+struct Settings : fabric_apps::Common {
     std::vector<long long> local{4, 4, 4, 4};            // sites per node
     std::vector<std::uint32_t> partition{8, 4, 4, 8};    // nodes
     std::vector<long long> global{16, 16, 16, 32};       // sites, for the hard-scaling table
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, local, partition, global)
 
-int lattice(const Settings& s) {
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::local, "--local", "local volume, sites per node (4 extents)", within<long long>(1, 1LL << 30)),
+            option<S>(&S::partition, "--partition", "partition, nodes (4 extents)", within<std::uint32_t>(1, 1U << 30)),
+            option<S>(&S::global, "--global", "global lattice for the hard-scaling table (4 extents)",
+                      within<long long>(1, 1LL << 30)),
+        };
+        for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+std::string shape(const auto& e) {
+    return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]) + "x" + std::to_string(e[3]);
+}
+
+int lattice(const Settings& s, fabric_apps::OutputFile& out) {
     const auto& local = s.local;
     const auto& partition = s.partition;
     const auto& global = s.global;
     fabric::detail::require(local.size() == 4 && partition.size() == 4 && global.size() == 4,
                             "--local, --partition and --global need 4 extents each");
-    for (const auto x : local) fabric::detail::require(x >= 1, "--local extents must be at least 1");
-    for (const auto x : partition) fabric::detail::require(x >= 1, "--partition extents must be at least 1");
-    for (const auto x : global) fabric::detail::require(x >= 1, "--global extents must be at least 1");
-
     const auto it = iteration(local, partition);
-    std::printf("One CG iteration, local volume %lldx%lldx%lldx%lld on a %ux%ux%ux%u partition (500 MHz):\n",
-                local[0], local[1], local[2], local[3], partition[0], partition[1], partition[2], partition[3]);
-    std::printf("  halo exchange: %zu words per face, %.2f us; x2\n", it.face_words, it.halo_ns / 1e3);
-    std::printf("  global sum (doubled): %.2f us; x2\n", it.sum_ns / 1e3);
-    std::printf("  communication per iteration: %.2f us\n\n", it.total_ns / 1e3);
-
-    std::printf("Hard scaling: the %lldx%lldx%lldx%lld lattice on partitions of the 1024-node machine\n",
-                global[0], global[1], global[2], global[3]);
-    std::printf("%8s %14s %14s %12s %12s %14s\n", "nodes", "partition", "local", "halo us", "sum us", "comm/iter us");
+    // The hard-scaling table: the partitions of the 1024-node machine the global lattice divides.
     const std::vector<std::vector<std::uint32_t>> partitions{{2, 2, 2, 2}, {4, 2, 2, 2}, {4, 4, 2, 2}, {4, 4, 4, 2},
                                                              {4, 4, 4, 4}, {8, 4, 4, 4}, {8, 4, 4, 8}};
+    struct Row {
+        std::vector<std::uint32_t> p;
+        std::vector<long long> l;
+        Iteration r;
+    };
+    std::vector<Row> rows;
     for (const auto& p : partitions) {
         std::vector<long long> l(4);
         bool fits = true;
@@ -91,15 +101,32 @@ int lattice(const Settings& s) {
             fits = fits && global[d] % p[d] == 0;
             l[d] = global[d] / p[d];
         }
-        if (!fits) continue;
-        const auto r = iteration(l, p);
-        auto shape = [](const auto& e) {
-            return std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]) + "x" +
-                   std::to_string(e[3]);
-        };
-        std::printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", p[0] * p[1] * p[2] * p[3], shape(p).c_str(),
-                    shape(l).c_str(), r.halo_ns / 1e3, r.sum_ns / 1e3, r.total_ns / 1e3);
+        if (fits) rows.push_back({p, l, iteration(l, p)});
     }
+    if (s.format == "json") {
+        nlohmann::json scaling = nlohmann::json::array();
+        for (const Row& r : rows)
+            scaling.push_back({{"nodes", r.p[0] * r.p[1] * r.p[2] * r.p[3]}, {"partition", shape(r.p)},
+                               {"local", shape(r.l)}, {"halo_us", r.r.halo_ns / 1e3}, {"sum_us", r.r.sum_ns / 1e3},
+                               {"comm_per_iteration_us", r.r.total_ns / 1e3}});
+        out.stream() << nlohmann::json{{"local", shape(local)}, {"partition", shape(partition)},
+                                       {"face_words", it.face_words}, {"halo_us", it.halo_ns / 1e3},
+                                       {"sum_us", it.sum_ns / 1e3}, {"comm_per_iteration_us", it.total_ns / 1e3},
+                                       {"global", shape(global)}, {"scaling", scaling}}
+                            .dump(1)
+                     << '\n';
+        return 0;
+    }
+    out.printf("One CG iteration, local volume %s on a %s partition (500 MHz):\n", shape(local).c_str(),
+               shape(partition).c_str());
+    out.printf("  halo exchange: %zu words per face, %.2f us; x2\n", it.face_words, it.halo_ns / 1e3);
+    out.printf("  global sum (doubled): %.2f us; x2\n", it.sum_ns / 1e3);
+    out.printf("  communication per iteration: %.2f us\n\n", it.total_ns / 1e3);
+    out.printf("Hard scaling: the %s lattice on partitions of the 1024-node machine\n", shape(global).c_str());
+    out.printf("%8s %14s %14s %12s %12s %14s\n", "nodes", "partition", "local", "halo us", "sum us", "comm/iter us");
+    for (const Row& r : rows)
+        out.printf("%8u %14s %14s %12.2f %12.2f %14.2f\n", r.p[0] * r.p[1] * r.p[2] * r.p[3], shape(r.p).c_str(),
+                   shape(r.l).c_str(), r.r.halo_ns / 1e3, r.r.sum_ns / 1e3, r.r.total_ns / 1e3);
     return 0;
 }
 }  // namespace
@@ -109,10 +136,5 @@ int main(int argc, char** argv) {
         argc, argv, "qcdoc_lattice",
         "the communication of one conjugate-gradient iteration of lattice QCD on QCDOC (halo exchange and global "
         "sums), and its hard scaling.",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--local", s.local, "local volume, sites per node (4 extents)")->check(fabric_apps::at_least<long long>(1))->delimiter(',')->capture_default_str();
-            app.add_option("--partition", s.partition, "partition, nodes (4 extents)")->check(fabric_apps::at_least<std::uint32_t>(1))->delimiter(',')->capture_default_str();
-            app.add_option("--global", s.global, "global lattice for the hard-scaling table (4 extents)")->check(fabric_apps::at_least<long long>(1))->delimiter(',')->capture_default_str();
-        },
         lattice);
 }

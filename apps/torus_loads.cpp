@@ -5,7 +5,7 @@
 //   torus, tie always positive   + channels k/8 + 1/4, - channels k/8 - 1/4
 //   mesh                         bisection channels k/4
 //
-//   torus_loads [--format table|csv|json]   (options and configuration files: apps/common/tool.hpp)
+//   torus_loads [--format text|csv|json]   (the tools' options: docs/tools.md)
 //   torus_loads --channels 8,8 [--mesh] [--tie positive] [--format csv|json]
 //                 every channel's load of one k-ary n-cube (n <= 4), for the heat
 //                 maps of tools/plot
@@ -62,40 +62,53 @@ void add_rows(std::vector<Row>& rows, long long k) {
                     uniform_loads<R, Boundary::open, fabric::DorTieSplit<>>(k).max_load()});
 }
 
-struct Settings {
-    std::string format = "table";    // table | csv | json
+struct Settings : fabric_apps::Common {
     std::vector<long long> channels;  // radices of one k-ary n-cube: its per-channel loads
     bool mesh = false;
     std::string tie = "split";  // split | positive
+
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::channels, "--channels", "radices of one k-ary n-cube (n <= 4), e.g. 8,8: every channel's load "
+                      "under uniform traffic, as csv or json", within<long long>(1, 1LL << 30)),
+            flag<S>(&S::mesh, "--mesh", "with --channels: a mesh rather than a torus"),
+            option<S>(&S::tie, "--tie", "with --channels on a torus: a tie (k even) split evenly or always +",
+                      one_of({"split", "positive"})),
+        };
+        // "table", the older name of the text table, is still read.
+        for (auto& f : format_options<S>({"text", "csv", "json"}, {}, {{"table", "text"}})) o.push_back(std::move(f));
+        return o;
+    }
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, format, channels, mesh, tie)
 
 template <std::size_t R, fabric::Boundary B, class Routing>
-void print_channels(const Settings& s) {
+void print_channels(const Settings& s, std::ostream& out) {
     using T = fabric::KAryNCube<R, fabric::BasicLink<2>, fabric::DynamicExtents, B>;
     const T topo(s.channels);
     const fabric::Fabric<T, Routing> net{topo};
     const auto records =
         fabric::experiment::channel_load_records(topo, fabric::link_load(net, fabric::UniformTraffic(topo.node_count())));
     if (s.format == "json")
-        std::cout << fabric::experiment::to_json(std::span<const fabric::experiment::ChannelLoadRecord>(records)).dump(1)
-                  << '\n';
+        out << fabric::experiment::to_json(std::span<const fabric::experiment::ChannelLoadRecord>(records)).dump(1)
+            << '\n';
     else
-        fabric::experiment::write_csv(std::cout, records);
+        fabric::experiment::write_csv(out, records);
 }
 
 template <std::size_t R>
-void channels_of(const Settings& s) {
+void channels_of(const Settings& s, std::ostream& out) {
     using fabric::Boundary;
-    if (s.mesh) print_channels<R, Boundary::open, fabric::DorTieSplit<>>(s);
-    else if (s.tie == "positive") print_channels<R, Boundary::wrap, fabric::DorTiePositive<>>(s);
-    else print_channels<R, Boundary::wrap, fabric::DorTieSplit<>>(s);
+    if (s.mesh) print_channels<R, Boundary::open, fabric::DorTieSplit<>>(s, out);
+    else if (s.tie == "positive") print_channels<R, Boundary::wrap, fabric::DorTiePositive<>>(s, out);
+    else print_channels<R, Boundary::wrap, fabric::DorTieSplit<>>(s, out);
 }
 
-int channels(const Settings& s) {
+int channels(const Settings& s, std::ostream& out) {
     fabric::detail::require(s.channels.size() >= 1 && s.channels.size() <= 4,
                             "--channels takes 1 to 4 radices, e.g. 8,8; got ", s.channels.size());
-    fabric::detail::require(s.format != "table", "--channels writes csv or json: add --format csv or --format json");
+    fabric::detail::require(s.format != "text", "--channels writes csv or json: add --format csv or --format json");
     // Uniform traffic routes every pair: nodes^2 routes of at most sum(k)/3 + 1 hops
     // on average (k/4 a torus dimension, k/3 a mesh one); about 7.5e8 hops a second
     // measured on a 64x64 torus.
@@ -106,21 +119,18 @@ int channels(const Settings& s) {
     }
     fabric_apps::check_work(nodes * nodes * hops, "route hops", 4e8);
     switch (s.channels.size()) {
-        case 1: channels_of<1>(s); break;
-        case 2: channels_of<2>(s); break;
-        case 3: channels_of<3>(s); break;
-        default: channels_of<4>(s); break;
+        case 1: channels_of<1>(s, out); break;
+        case 2: channels_of<2>(s, out); break;
+        case 3: channels_of<3>(s, out); break;
+        default: channels_of<4>(s, out); break;
     }
     return 0;
 }
 
-int loads(const Settings& s) {
-    fabric::detail::require(s.format == "table" || s.format == "csv" || s.format == "json",
-                            "format: table, csv or json; got '", s.format, "'");
-    fabric::detail::require(s.tie == "split" || s.tie == "positive", "tie: split or positive; got '", s.tie, "'");
-    if (!s.channels.empty()) return channels(s);
+int loads(const Settings& s, fabric_apps::OutputFile& out) {
+    if (!s.channels.empty()) return channels(s, out.stream());
     enum class Format { table, csv, json };
-    const Format format = s.format == "csv" ? Format::csv : s.format == "json" ? Format::json : Format::table;
+    const Format format = s.format == "csv" ? Format::csv : s.format == "json" ? Format::json : Format::table;  // text: the table
     std::vector<Row> rows;
     add_rows<1>(rows, 8);
     add_rows<2>(rows, 8);
@@ -133,17 +143,17 @@ int loads(const Settings& s) {
 
     switch (format) {
         case Format::table:
-            std::printf("Uniform traffic, dimension-order routing: busiest channel load (units per node)\n\n");
-            std::printf("%-22s %-16s %-12s %10s %10s\n", "network", "routing", "channels", "textbook", "kernel");
+            out.printf("Uniform traffic, dimension-order routing: busiest channel load (units per node)\n\n");
+            out.printf("%-22s %-16s %-12s %10s %10s\n", "network", "routing", "channels", "textbook", "kernel");
             for (const Row& r : rows)
-                std::printf("%-22s %-16s %-12s %10.4f %10.4f\n", r.network.c_str(), r.routing.c_str(),
+                out.printf("%-22s %-16s %-12s %10.4f %10.4f\n", r.network.c_str(), r.routing.c_str(),
                             r.channels.c_str(), r.textbook, r.measured);
-            std::printf("\n%s\n", all_match ? "every load matches the textbook value" : "MISMATCH");
+            out.printf("\n%s\n", all_match ? "every load matches the textbook value" : "MISMATCH");
             break;
         case Format::csv:
-            std::printf("network,routing,channels,textbook,kernel\n");
+            out.printf("network,routing,channels,textbook,kernel\n");
             for (const Row& r : rows)
-                std::printf("%s,%s,%s,%.6f,%.6f\n", r.network.c_str(), r.routing.c_str(), r.channels.c_str(),
+                out.printf("%s,%s,%s,%.6f,%.6f\n", r.network.c_str(), r.routing.c_str(), r.channels.c_str(),
                             r.textbook, r.measured);
             break;
         case Format::json: {
@@ -151,7 +161,7 @@ int loads(const Settings& s) {
             for (const Row& r : rows)
                 j["rows"].push_back({{"network", r.network}, {"routing", r.routing}, {"channels", r.channels},
                                      {"textbook", r.textbook}, {"kernel", r.measured}});
-            std::cout << j.dump(1) << '\n';
+            out.stream() << j.dump(1) << '\n';
             break;
         }
     }
@@ -165,15 +175,5 @@ int main(int argc, char** argv) {
         argc, argv, "torus_loads",
         "busiest-channel loads of tori and meshes under uniform traffic and dimension-order routing, from the "
         "flow-level kernel, beside the textbook values (status 1 if one differs).",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--format", s.format, "table, csv or json")->check(fabric_apps::one_of({"table", "csv", "json"}))->capture_default_str();
-            app.add_option("--channels", s.channels,
-                           "radices of one k-ary n-cube (n <= 4), e.g. 8,8: every channel's load under uniform "
-                           "traffic, as csv or json")->check(fabric_apps::within<long long>(1, 1LL << 30))
-                ->delimiter(',');
-            app.add_flag("--mesh", s.mesh, "with --channels: a mesh rather than a torus");
-            app.add_option("--tie", s.tie, "with --channels on a torus: a tie (k even) split evenly or always +")->check(fabric_apps::one_of({"split", "positive"}))
-                ->capture_default_str();
-        },
         loads);
 }

@@ -25,9 +25,11 @@ struct Row {
 };
 
 template <class Fab, class Pattern>
-Row measure(const Fab& net, const char* name, const Pattern& pattern, std::uint32_t flits, std::uint64_t window) {
+Row measure(const Fab& net, const char* name, const Pattern& pattern, std::uint32_t flits, std::uint64_t window,
+            std::uint64_t seed) {
     Row row{name, link_load(net, pattern).throughput()};
     CycleConfig cfg;
+    cfg.seed = seed;
     cfg.warmup = window / 5;
     cfg.measure = window;
     CycleSimulator<Fab> sim(net, cfg);
@@ -42,35 +44,46 @@ Row measure(const Fab& net, const char* name, const Pattern& pattern, std::uint3
     }
     return row;
 }
-struct Settings {
+struct Settings : fabric_apps::Common {
     std::uint32_t packet = 1;     // flits per packet
     std::uint64_t measure = 5000;  // measurement window, cycles (warm-up: a fifth of it)
-    bool json = false;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Settings, packet, measure, json)
+    std::uint64_t seed = 1;        // of the traffic
 
-int saturation(const Settings& s) {
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        Options<S> o{
+            option<S>(&S::packet, "--packet", "flits per packet", within<std::uint32_t>(1, 65535)),
+            option<S>(&S::measure, "--measure", "measurement window, cycles", within<std::uint64_t>(1, std::uint64_t{1} << 40)),
+            seed_option<S>(&S::seed, "seed of the traffic"),
+        };
+        for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+int saturation(const Settings& s, fabric_apps::OutputFile& out) {
     detail::require(s.packet >= 1 && s.measure >= 1, "--packet and --measure must be positive");
     // Three patterns, loads in steps of 0.02 up to each flow bound (at most 2): 150 runs of 64 nodes at most.
     const double window = 1.2 * static_cast<double>(s.measure);
     fabric_apps::check_work(150 * 64 * (window + std::max(3 * window, 20000.0)), "node-cycles", 2e6);
     using T = Torus<2>;
     const Fabric<T, DorTieSplit<>> net{T({8, 8})};
-    const Row rows[] = {measure(net, "uniform", UniformTraffic(64), s.packet, s.measure),
-                        measure(net, "row_column_alltoall", RowColumnAllToAllTraffic(8, 8), s.packet, s.measure),
-                        measure(net, "tornado", TornadoTraffic(Grid{8, 8}), s.packet, s.measure)};
-    if (s.json) {
-        nlohmann::json out{{"packet_flits", s.packet}, {"rows", nlohmann::json::array()}};
+    const Row rows[] = {measure(net, "uniform", UniformTraffic(64), s.packet, s.measure, s.seed),
+                        measure(net, "row_column_alltoall", RowColumnAllToAllTraffic(8, 8), s.packet, s.measure, s.seed),
+                        measure(net, "tornado", TornadoTraffic(Grid{8, 8}), s.packet, s.measure, s.seed)};
+    if (s.format == "json") {
+        nlohmann::json j{{"packet_flits", s.packet}, {"rows", nlohmann::json::array()}};
         for (const Row& r : rows)
-            out["rows"].push_back({{"pattern", r.pattern}, {"bound", r.bound}, {"saturation", r.saturation},
+            j["rows"].push_back({{"pattern", r.pattern}, {"bound", r.bound}, {"saturation", r.saturation},
                                    {"fraction", r.saturation / r.bound}});
-        std::cout << out.dump() << '\n';
+        out.stream() << j.dump() << '\n';
         return 0;
     }
-    std::printf("8x8 torus, DOR + dateline, 2 VCs x 8 flits, %u-flit packets (flits/cycle/node)\n\n", s.packet);
-    std::printf("%-20s %12s %12s %10s\n", "pattern", "flow bound", "saturation", "fraction");
+    out.printf("8x8 torus, DOR + dateline, 2 VCs x 8 flits, %u-flit packets (flits/cycle/node)\n\n", s.packet);
+    out.printf("%-20s %12s %12s %10s\n", "pattern", "flow bound", "saturation", "fraction");
     for (const Row& r : rows)
-        std::printf("%-20s %12.4f %12.4f %9.0f%%\n", r.pattern.c_str(), r.bound, r.saturation,
+        out.printf("%-20s %12.4f %12.4f %9.0f%%\n", r.pattern.c_str(), r.bound, r.saturation,
                     100 * r.saturation / r.bound);
     return 0;
 }
@@ -79,12 +92,7 @@ int saturation(const Settings& s) {
 int main(int argc, char** argv) {
     return fabric_apps::run_tool<Settings>(
         argc, argv, "torus_saturation",
-        "saturation throughput of the 8x8 torus (dimension order, dateline) under uniform, row-column all-to-all and tornado "
-        "traffic from the cycle kernel, beside the flow-level bound.",
-        [](CLI::App& app, Settings& s) {
-            app.add_option("--packet", s.packet, "flits per packet")->check(fabric_apps::within<std::uint32_t>(1, 65535))->capture_default_str();
-            app.add_option("--measure", s.measure, "measurement window, cycles")->check(fabric_apps::at_least<std::uint64_t>(1))->capture_default_str();
-            app.add_flag("--json", s.json, "JSON output");
-        },
+        "saturation throughput of the 8x8 torus (dimension order, dateline) under uniform, row-column all-to-all and "
+        "tornado traffic from the cycle kernel, beside the flow-level bound.",
         saturation);
 }

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <fabric/dist/list.hpp>
+
+#include "output.hpp"
 #ifdef FABRIC_APPS_MPI
 #include <fabric/dist/sweep.hpp>
 #endif
@@ -67,7 +69,7 @@ inline fabric::dist::ListProgress list_progress() {
     return [start, n](std::size_t finished, std::size_t total) {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::fprintf(stderr, "\r%zu of %zu runs finished on %d rank%s, %.0f s ", finished, total, n, n > 1 ? "s" : "", s);
-        if (finished == total) std::fprintf(stderr, "\n");  // (a list ended by its stop rule leaves the line open)
+        progress_line_open() = true;  // ended before results are written (output.hpp)
     };
 }
 

@@ -11,6 +11,8 @@
 
 #include <fabric/sim/cycle/config.hpp>
 
+#include "output.hpp"
+
 namespace fabric_apps {
 
 /// A CycleConfig::on_progress callback, or none when stderr is not a terminal.
@@ -18,6 +20,7 @@ inline std::function<void(const fabric::CycleProgress&)> terminal_progress() {
     if (!isatty(STDERR_FILENO)) return {};
     const auto start = std::chrono::steady_clock::now();
     return [start](const fabric::CycleProgress& p) {
+        progress_line_open() = true;  // ended before results are written (output.hpp)
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double rate = s > 0 ? static_cast<double>(p.cycle) / s : 0;
         const double left = rate > 0 ? static_cast<double>(p.last_cycle - p.cycle) / rate : 0;

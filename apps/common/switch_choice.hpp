@@ -32,7 +32,7 @@ struct NamedSwitch {
                 chosen() = i;
                 return;
             }
-        throw fabric::config_error(fabric::detail::message("fabric: allocator: separable, islip, output-first or "
+        throw fabric::config_error(fabric::detail::message("allocator: separable, islip, output-first or "
                                                            "wavefront; got '", word, "'"));
     }
 

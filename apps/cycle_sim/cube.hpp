@@ -11,32 +11,31 @@
 namespace fabric_apps::cycle_sim {
 
 template <std::size_t Rank, Boundary B, std::size_t Vcs, TieRule Tie, class VcRule = Dateline>
-int with_fabric(const RunSettings& s, const NamedPattern& pattern) {
+int with_fabric(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     using T = KAryNCube<Rank, BasicLink<Vcs>, DynamicExtents, B>;
     using Net = Fabric<T, DimensionOrder<Tie, std::conditional_t<Vcs == 1, NoDateline, VcRule>>>;
-    const Credit flow = credit_flow(s);
-    const T topo(s.dims);
-    // One VC on a torus can deadlock: allowed here, so that the watchdog can show it.
-    const Net net = Vcs == 1 ? Net(topo, allow_deadlock, {}, flow) : Net(topo, {}, flow);
-    return simulate_on(net, s, pattern);
+    // Checked for deadlock after the run's estimates (simulate_on); one VC on a torus can
+    // deadlock: allowed here, so that the watchdog can show it.
+    const Net net(T(s.dims), allow_deadlock, {}, credit_flow(s));
+    return simulate_on(net, s, pattern, out, Slabs{}, Vcs != 1);
 }
 
 template <std::size_t Rank, Boundary B>
-int with_boundary(const RunSettings& s, const NamedPattern& pattern) {
+int with_boundary(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     const bool positive = s.routing == "dor-positive";
-    if (s.vcs == 1) return positive ? with_fabric<Rank, B, 1, TieRule::positive>(s, pattern)
-                                    : with_fabric<Rank, B, 1, TieRule::split>(s, pattern);
+    if (s.vcs == 1) return positive ? with_fabric<Rank, B, 1, TieRule::positive>(s, pattern, out)
+                                    : with_fabric<Rank, B, 1, TieRule::split>(s, pattern, out);
     if constexpr (B == Boundary::wrap)
         if (s.dateline == "whole-ring")
-            return positive ? with_fabric<Rank, B, 2, TieRule::positive, DatelineWholeRing>(s, pattern)
-                            : with_fabric<Rank, B, 2, TieRule::split, DatelineWholeRing>(s, pattern);
-    return positive ? with_fabric<Rank, B, 2, TieRule::positive>(s, pattern) : with_fabric<Rank, B, 2, TieRule::split>(s, pattern);
+            return positive ? with_fabric<Rank, B, 2, TieRule::positive, DatelineWholeRing>(s, pattern, out)
+                            : with_fabric<Rank, B, 2, TieRule::split, DatelineWholeRing>(s, pattern, out);
+    return positive ? with_fabric<Rank, B, 2, TieRule::positive>(s, pattern, out) : with_fabric<Rank, B, 2, TieRule::split>(s, pattern, out);
 }
 
 template <std::size_t Rank>
-int simulate_cube(const RunSettings& s, const NamedPattern& pattern) {
-    return s.topology == "torus" ? with_boundary<Rank, Boundary::wrap>(s, pattern)
-                                 : with_boundary<Rank, Boundary::open>(s, pattern);
+int simulate_cube(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+    return s.topology == "torus" ? with_boundary<Rank, Boundary::wrap>(s, pattern, out)
+                                 : with_boundary<Rank, Boundary::open>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

@@ -1,4 +1,4 @@
 // The k-ary n-cubes of rank 2 (cube.hpp), in a translation unit of their own.
 #include "cube.hpp"
 
-template int fabric_apps::cycle_sim::simulate_cube<2>(const fabric_apps::RunSettings&, const fabric::NamedPattern&);
+template int fabric_apps::cycle_sim::simulate_cube<2>(const fabric_apps::RunSettings&, const fabric::NamedPattern&, fabric_apps::cycle_sim::Outputs&);

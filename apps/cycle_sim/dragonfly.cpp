@@ -9,33 +9,33 @@ namespace fabric_apps::cycle_sim {
 namespace {
 
 template <std::size_t Ports, class Routing, std::size_t LocalVcs, std::size_t GlobalVcs, std::size_t Terminals = 1>
-int with_ports(const RunSettings& s, const NamedPattern& pattern) {
+int with_ports(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     using Routers = Dragonfly<Ports, BasicLink<LocalVcs>, BasicLink<GlobalVcs>>;
-    const Credit flow = credit_flow(s);
+    const Credit flow = credit_flow(s);  // the fabrics are checked for deadlock in simulate_on
     if constexpr (Terminals == 1) {
-        const Fabric<Routers, Routing> net(Routers(s.a, s.h, s.g), {}, flow);
-        return simulate_on(net, s, pattern, Groups{s.a});  // partitioned: whole groups of a routers
+        const Fabric<Routers, Routing> net(Routers(s.a, s.h, s.g), allow_deadlock, {}, flow);
+        return simulate_on(net, s, pattern, out, Groups{s.a});  // partitioned: whole groups of a routers
     } else {
         using T = Concentrated<Routers, Terminals>;
-        const Fabric<T, Routing> net(T(Routers(s.a, s.h, s.g), s.p), {}, flow);
-        return simulate_on(net, s, pattern, Groups{s.a});
+        const Fabric<T, Routing> net(T(Routers(s.a, s.h, s.g), s.p), allow_deadlock, {}, flow);
+        return simulate_on(net, s, pattern, out, Groups{s.a});
     }
 }
 
 template <class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
-int with_routing(const RunSettings& s, const NamedPattern& pattern) {
+int with_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     if (s.p > 1) {
         detail::require(s.a - 1 + s.h <= 16, "p: more than one terminal a router is built for routers of at most 16 "
                         "ports (a - 1 + h <= 16); got a = ", s.a, ", h = ", s.h);
-        return with_ports<16, Routing, LocalVcs, GlobalVcs, 4>(s, pattern);
+        return with_ports<16, Routing, LocalVcs, GlobalVcs, 4>(s, pattern, out);
     }
-    return s.a - 1 + s.h <= 16 ? with_ports<16, Routing, LocalVcs, GlobalVcs>(s, pattern)
-                               : with_ports<64, Routing, LocalVcs, GlobalVcs>(s, pattern);
+    return s.a - 1 + s.h <= 16 ? with_ports<16, Routing, LocalVcs, GlobalVcs>(s, pattern, out)
+                               : with_ports<64, Routing, LocalVcs, GlobalVcs>(s, pattern, out);
 }
 
 }  // namespace
 
-int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern) {
+int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     detail::require(s.routing == "min" || s.routing == "val" || s.routing == "ugal-l" || s.routing == "ugal-g",
                     "routing: a dragonfly routes min (minimal: local, global, local), val (Valiant: minimal to a random "
                     "group, then minimal on), ugal-l or ugal-g (UGAL with local or global queues); got '", s.routing, "'");
@@ -43,10 +43,10 @@ int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern) {
                     "ports per router; got a = ", s.a, ", h = ", s.h);
     detail::require(s.vcs == 2, "vcs: a dragonfly has the VCs its routing needs (min: 2 local, 1 global; the others 3 "
                     "and 2); leave out --vcs; got ", s.vcs);
-    if (s.routing == "min") return with_routing<DragonflyMinimal, 2, 1>(s, pattern);
-    if (s.routing == "val") return with_routing<DragonflyValiant, 3, 2>(s, pattern);
-    if (s.routing == "ugal-l") return with_routing<DragonflyUgalL, 3, 2>(s, pattern);
-    return with_routing<DragonflyUgalG, 3, 2>(s, pattern);
+    if (s.routing == "min") return with_routing<DragonflyMinimal, 2, 1>(s, pattern, out);
+    if (s.routing == "val") return with_routing<DragonflyValiant, 3, 2>(s, pattern, out);
+    if (s.routing == "ugal-l") return with_routing<DragonflyUgalL, 3, 2>(s, pattern, out);
+    return with_routing<DragonflyUgalG, 3, 2>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

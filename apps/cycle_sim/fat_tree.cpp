@@ -8,21 +8,20 @@ namespace fabric_apps::cycle_sim {
 namespace {
 
 template <std::size_t MaxK, class Routing>
-int with_tree(const RunSettings& s, const NamedPattern& pattern) {
+int with_tree(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     using T = FatTree<MaxK>;
-    const Credit flow = credit_flow(s);
-    const Fabric<T, Routing> net(T(s.k, s.n), {}, flow);
-    return simulate_on(net, s, pattern);
+    const Fabric<T, Routing> net(T(s.k, s.n), allow_deadlock, {}, credit_flow(s));  // checked in simulate_on
+    return simulate_on(net, s, pattern, out);
 }
 
 template <class Routing>
-int with_routing(const RunSettings& s, const NamedPattern& pattern) {
-    return s.k <= 4 ? with_tree<4, Routing>(s, pattern) : with_tree<8, Routing>(s, pattern);
+int with_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+    return s.k <= 4 ? with_tree<4, Routing>(s, pattern, out) : with_tree<8, Routing>(s, pattern, out);
 }
 
 }  // namespace
 
-int simulate_fat_tree(const RunSettings& s, const NamedPattern& pattern) {
+int simulate_fat_tree(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     detail::require(s.routing == "nca" || s.routing == "adaptive", "routing: a fat tree routes nca (to the nearest "
                     "common ancestor by random up ports, then down) or adaptive (each up port the least occupied); "
                     "got '", s.routing, "'");
@@ -34,7 +33,7 @@ int simulate_fat_tree(const RunSettings& s, const NamedPattern& pattern) {
                     terminals);
     detail::require(s.vcs == 2, "vcs: a fat tree routes up, then down, deadlock free on the one VC it has; leave out "
                     "--vcs; got ", s.vcs);
-    return s.routing == "nca" ? with_routing<FatTreeNca>(s, pattern) : with_routing<FatTreeAdaptiveUp>(s, pattern);
+    return s.routing == "nca" ? with_routing<FatTreeNca>(s, pattern, out) : with_routing<FatTreeAdaptiveUp>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

@@ -7,25 +7,24 @@ namespace fabric_apps::cycle_sim {
 namespace {
 
 template <std::size_t MaxDims, std::size_t Vcs>
-int with_cube(const RunSettings& s, const NamedPattern& pattern) {
+int with_cube(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     using T = Hypercube<MaxDims, BasicLink<Vcs>>;
-    const Credit flow = credit_flow(s);
-    const Fabric<T, ECube> net(T(s.n), {}, flow);
-    return simulate_on(net, s, pattern);
+    const Fabric<T, ECube> net(T(s.n), allow_deadlock, {}, credit_flow(s));  // checked in simulate_on
+    return simulate_on(net, s, pattern, out);
 }
 
 template <std::size_t MaxDims>
-int with_vcs(const RunSettings& s, const NamedPattern& pattern) {
-    return s.vcs == 1 ? with_cube<MaxDims, 1>(s, pattern) : with_cube<MaxDims, 2>(s, pattern);
+int with_vcs(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+    return s.vcs == 1 ? with_cube<MaxDims, 1>(s, pattern, out) : with_cube<MaxDims, 2>(s, pattern, out);
 }
 
 }  // namespace
 
-int simulate_hypercube(const RunSettings& s, const NamedPattern& pattern) {
+int simulate_hypercube(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     detail::require(s.routing == "ecube" || s.routing == "dor", "routing: a hypercube routes by e-cube (ecube, or dor: "
                     "the same, lowest dimension first); got '", s.routing, "'");
     detail::require(s.n >= 1 && s.n <= 16, "n: a hypercube of 1 to 16 dimensions; got ", s.n);
-    return s.n <= 8 ? with_vcs<8>(s, pattern) : with_vcs<16>(s, pattern);
+    return s.n <= 8 ? with_vcs<8>(s, pattern, out) : with_vcs<16>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

@@ -1,11 +1,13 @@
 // cycle_sim's parts that do not depend on the fabric: options to a CycleConfig,
-// packet sizes, and the per-node and watch files. Compiled once.
+// packet sizes and loads, the estimates made before a run, and the results and
+// the per-node and watch files written after it. Compiled once.
 #include "run.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <iostream>
+#include <cmath>
 #include <string_view>
+
+#include <fabric/experiment/json.hpp>
 
 #include "../common/numbers.hpp"
 #include "../common/progress.hpp"
@@ -35,31 +37,20 @@ Credit credit_flow(const RunSettings& s) {
 CycleConfig cycle_config(const RunSettings& s) {
     detail::require(s.router_delay.size() == 4, "router_delay: four cycle counts (routing, VC allocation, switch "
                     "allocation, switch traversal); got ", s.router_delay.size());
-    detail::require(s.switching == "wormhole" || s.switching == "vct", "switching: wormhole or vct; got '", s.switching, "'");
+    detail::require(s.terminal_latency.size() == 2, "terminal_latency: two cycle counts (injection, ejection); got ",
+                    s.terminal_latency.size());
     detail::require(!s.seeds.empty(), "seeds: at least one");
-    CycleConfig c;
-    c.warmup = s.warmup;
-    c.measure = s.measure;
-    c.watchdog = s.watchdog;
+    detail::require(s.class_rates.size() == s.kernel.class_priority.size(), "class_rates: one load per traffic class; "
+                    "--class-priority names ", s.kernel.class_priority.size(), " classes, --class-rates ",
+                    s.class_rates.size());
+    CycleConfig c = s.kernel;  // what the options set as it is; the rest below
     c.seed = s.seeds.front();
-    c.link_latency = s.link_latency;
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
     c.memory_limit_mb = s.memory_limit;
-    c.source_queue_packets = s.source_queue;
-    detail::require(s.terminal_latency.size() == 2, "terminal_latency: two cycle counts (injection, ejection); got ",
-                    s.terminal_latency.size());
     c.injection_latency = s.terminal_latency[0];
     c.ejection_latency = s.terminal_latency[1];
-    c.head_turnaround = s.head_turnaround;
-    c.wait_for_tail_credit = s.wait_for_tail_credit;
-    c.speculative = s.speculative;
     c.node_statistics = !s.node_stats.empty();
-    c.request_reply = {s.reply_flits, s.max_outstanding};
-    c.injection_queues = s.injection_queues;
-    c.class_priority = s.class_priority;
-    detail::require(s.class_rates.size() == s.class_priority.size(), "class_rates: one load per traffic class; "
-                    "--class-priority names ", s.class_priority.size(), " classes, --class-rates ", s.class_rates.size());
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
         detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
@@ -67,53 +58,195 @@ CycleConfig cycle_config(const RunSettings& s) {
         c.on_off = {ab[0], ab[1]};
         detail::require(c.on_off.enabled(), "burst: ALPHA must be positive (leave --burst out for Bernoulli)");
     }
-    c.sampling.sample_period = s.sample_period;
-    c.sampling.warmup_threshold = s.warmup_thres;
-    c.sampling.stopping_threshold = s.stopping_thres;
-    c.sampling.max_samples = s.max_samples;
-    c.sampling.latency_threshold = s.latency_thres;
     c.on_progress = fabric_apps::terminal_progress();
     return c;
 }
 
-/// Node-cycles of one run at most: the window, then the drain the kernel allows by default.
+std::vector<double> sweep_loads(const RunSettings& s) {
+    detail::require(s.channel_stats.empty() && s.node_stats.empty() && s.kernel.watch.packets.empty(), "channel_stats, "
+                    "node_stats, watch: per-channel and per-node statistics and the watch trace are written for one "
+                    "run; leave out --sweep or --channel-stats, --node-stats and --watch");
+    detail::require(s.kernel.class_priority.empty(), "class_priority: a sweep scales one load; run traffic classes "
+                    "one point at a time (leave out --sweep)");
+    const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
+    detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
+    return experiment::loads(range[0], range[1], range[2]);
+}
+
 double node_cycles_per_run(const RunSettings& s, double nodes) {
-    const double window = s.sample_period ? static_cast<double>(s.sample_period) * s.max_samples
-                                          : static_cast<double>(s.warmup) + static_cast<double>(s.measure);
+    const auto& k = s.kernel;
+    const double window = k.sampling.sample_period
+                              ? static_cast<double>(k.sampling.sample_period) * k.sampling.max_samples
+                              : static_cast<double>(k.warmup) + static_cast<double>(k.measure);
     return nodes * (window + std::max(3 * window, 20000.0));
 }
 
-/// BookSim's per-node statistics: each node's rates in the window (flits a cycle)
-/// and its measured packets' mean latency as source and as destination, as CSV.
-void write_node_stats(const std::string& file, const CycleResult& r) {
-    std::ofstream out(file);
-    detail::require(out.good(), "node_stats: cannot write '", file, "'");
+void check_run_memory(const cycle::MemoryNeed& need, const RunSettings& s, double rate, double terminals) {
+    const PacketSizes sizes = packet_sizes(s.packet);
+    const double per_hop = s.router_delay[0] + s.router_delay[1] + s.router_delay[2] + s.router_delay[3] +
+                           static_cast<double>(s.kernel.link_latency);
+    const double replies = s.kernel.request_reply.reply_flits;  // a reply's flits per request
+    cycle::OfferedTraffic load;
+    load.packets_per_cycle = rate * terminals / sizes.mean() * (replies > 0 ? 2 : 1);
+    load.zero_load_cycles = static_cast<double>(need.max_hops + 1) * per_hop + sizes.max() + replies +
+                            s.terminal_latency[0] + s.terminal_latency[1];
+    const std::uint64_t bytes = cycle::expected_memory(need, load);
+    const std::uint64_t limit_bytes = s.memory_limit * (std::uint64_t{1} << 20);
+    detail::require(bytes <= limit_bytes && s.memory_limit < (std::uint64_t{1} << 43), "this run would need about ",
+                    cycle::megabytes(bytes), " (buffers ", cycle::megabytes(need.buffers), ", packets in flight at the "
+                    "offered load ", cycle::megabytes(bytes - need.buffers), "); --memory-limit is ", s.memory_limit,
+                    " MB: raise it, or make the network, its buffers or its load smaller");
+}
+
+std::string saturation_reason(const CycleResult& r) {
+    if (r.source_limit_reached) return "the source queues reached the memory limit, run stopped";
+    if (r.deadlock) return "deadlocked";
+    if (!r.drained) return "not drained: measured packets were still in the network when the run stopped";
+    // Accepted below offered: saturation only past what the window's counts vary by
+    // (3 standard deviations of the flits counted) and what the network holds at its
+    // latency (offered flits a cycle times the mean network latency, from leaving the
+    // source queue: a backlog at the sources is what saturation is, not an allowance),
+    // which a window leaves in flight at its end without any backlog.
+    const auto offered = static_cast<double>(r.flits_created_in_window + r.flits_refused_in_window);
+    const auto accepted = static_cast<double>(r.flits_ejected_in_window);
+    const double deficit = offered - accepted;
+    const double window = std::max<double>(1, static_cast<double>(r.window_cycles));
+    const double holds = offered / window * (r.measured_delivered ? r.network_latency.mean : 0.0);
+    if (deficit <= 0.05 * offered || deficit <= 3 * std::sqrt(2 * std::max(offered, 1.0)) + holds) return {};
+    char why[160];
+    std::snprintf(why, sizeof why, "accepted %.4g of %.4g offered, %.0f flits short in the window, beyond the %.0f "
+                  "its noise and latency allow", r.accepted, r.offered, deficit, 3 * std::sqrt(2 * offered) + holds);
+    return why;
+}
+
+Outputs open_outputs(const RunSettings& s, OutputFile& result) {
+    auto open = [](const std::string& path, const char* option) {
+        return path.empty() || !fabric_apps::root_rank() ? OutputFile() : OutputFile(path, option);
+    };
+    const bool watching = !s.kernel.watch.packets.empty();
+    detail::require(!watching || s.format == "text" || s.watch_file != "-" || s.output != "-", "watch_file: with "
+                    "--format ", s.format, " the standard output carries the result; give the trace a file "
+                    "(--watch-file FILE)");
+    return {result, open(s.channel_stats, "--channel-stats"), open(s.node_stats, "--node-stats"),
+            open(watching ? s.watch_file : "", "--watch-file")};
+}
+
+/// BookSim's per-node statistics: each terminal's rates in the window (flits a cycle)
+/// and its measured packets' mean latency as source and as destination (empty when it
+/// had none), as CSV.
+void write_node_stats(OutputFile& file, const CycleResult& r) {
+    std::ostream& out = file.stream();
     const auto per = [](std::uint64_t x, std::uint64_t n) { return n ? static_cast<double>(x) / static_cast<double>(n) : 0.0; };
+    const auto mean = [](std::uint64_t sum, std::uint64_t n) {
+        return n ? std::to_string(static_cast<double>(sum) / static_cast<double>(n)) : std::string();
+    };
     out << "node,offered,injected,accepted,packets_sent,latency_sent,packets_received,latency_received\n";
     for (std::size_t n = 0; n < r.nodes.size(); ++n) {
         const NodeCounters& c = r.nodes[n];
         out << n << ',' << per(c.flits_offered, r.window_cycles) << ',' << per(c.flits_injected, r.window_cycles) << ','
-            << per(c.flits_accepted, r.window_cycles) << ',' << c.packets_sent << ',' << per(c.latency_sent, c.packets_sent)
-            << ',' << c.packets_received << ',' << per(c.latency_received, c.packets_received) << '\n';
+            << per(c.flits_accepted, r.window_cycles) << ',' << c.packets_sent << ',' << mean(c.latency_sent, c.packets_sent)
+            << ',' << c.packets_received << ',' << mean(c.latency_received, c.packets_received) << '\n';
     }
-    detail::require(out.good(), "node_stats: writing '", file, "' failed");
+    file.commit();
 }
 
 /// The watch trace, in cycle order (a flit's own events already are), as CSV.
-void write_watch(const std::string& file, std::vector<FlitEvent> events) {
+void write_watch(OutputFile& file, std::vector<FlitEvent> events) {
     std::stable_sort(events.begin(), events.end(), [](const FlitEvent& a, const FlitEvent& b) { return a.cycle < b.cycle; });
-    std::ofstream file_out;
-    if (file != "-") {
-        file_out.open(file);
-        detail::require(file_out.good(), "watch_file: cannot write '", file, "'");
-    }
-    std::ostream& out = file == "-" ? std::cout : file_out;
+    std::ostream& out = file.stream();
     static constexpr const char* kinds[] = {"created", "switched", "arrived", "ejected"};
     out << "cycle,packet,flit,event,node,port,vc\n";
     for (const FlitEvent& e : events)
         out << e.cycle << ',' << e.packet << ',' << e.flit << ',' << kinds[static_cast<int>(e.kind)] << ',' << e.node
             << ',' << e.port << ',' << e.vc << '\n';
-    detail::require(out.good(), "watch_file: writing '", file, "' failed");
+    file.commit();
+}
+
+namespace {
+
+/// A JSON object's scalars as one CSV row under a header of their keys (nested lists and objects left out).
+void write_csv_row(std::ostream& out, const nlohmann::json& j) {
+    std::vector<std::string> keys, cells;
+    for (const auto& [key, value] : j.items()) {
+        if (value.is_structured()) continue;
+        keys.push_back(key);
+        cells.push_back(value.is_null() ? "" : value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    for (auto* line : {&keys, &cells}) {
+        for (std::size_t i = 0; i < line->size(); ++i) {
+            out << (i ? "," : "");
+            experiment::write_csv_value(out, std::string_view((*line)[i]));
+        }
+        out << '\n';
+    }
+}
+
+}  // namespace
+
+void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
+    const std::string reason = saturation_reason(r);
+    if (s.format != "text") {
+        nlohmann::json j = experiment::to_json(r);
+        j["saturated"] = !reason.empty();  // only when the run shows it (saturation_reason)
+        j["saturated_reason"] = reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(reason);
+        if (s.format == "json") out.stream() << j.dump(1) << '\n';
+        else write_csv_row(out.stream(), j);
+        return;
+    }
+    const char* per = r.terminals_per_node > 1 ? "terminal" : "node";
+    const std::string verdict = reason.empty() ? "not saturated" : "saturated: " + reason;
+    if (r.measured_delivered == 0)
+        out.printf("offered %.4f accepted %.4f flits/cycle/%s; no measured packet delivered (%llu created in the "
+                   "window): no latency or hops to report; %s\n", r.offered, r.accepted, per,
+                   static_cast<unsigned long long>(r.measured_packets), verdict.c_str());
+    else
+        out.printf("offered %.4f accepted %.4f flits/cycle/%s; latency mean %.2f p50 %llu p99 %llu cycles; hops %.2f; "
+                   "%s\n", r.offered, r.accepted, per, r.latency.mean, static_cast<unsigned long long>(r.latency.p50),
+                   static_cast<unsigned long long>(r.latency.p99), r.hops_mean, verdict.c_str());
+    if (r.refused > 0)
+        out.printf("refused %.4f flits/cycle/%s: messages drawn at terminals whose source queues held %u packets "
+                   "(--source-queue)\n", r.refused, per, s.kernel.source_queue_packets);
+    if (s.kernel.sampling.enabled())
+        out.printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
+                   static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
+                   r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");
+    if (s.kernel.request_reply.enabled()) {
+        std::uint64_t transactions = 0;
+        for (const auto n : r.transaction_latency.histogram) transactions += n;
+        if (transactions == 0)
+            out.printf("transactions (request to reply): none measured completed; %llu replies delivered\n",
+                       static_cast<unsigned long long>(r.replies_delivered));
+        else
+            out.printf("transactions (request to reply): latency mean %.2f p99 %llu cycles; %llu replies delivered\n",
+                       r.transaction_latency.mean, static_cast<unsigned long long>(r.transaction_latency.p99),
+                       static_cast<unsigned long long>(r.replies_delivered));
+    }
+    for (std::size_t c = 0; c < r.classes.size(); ++c) {
+        const ClassResult& k = r.classes[c];
+        if (k.measured_delivered == 0)
+            out.printf("class %zu (priority %u): offered %.4f accepted %.4f; no measured packet delivered\n", c,
+                       s.kernel.class_priority[c], k.offered, k.accepted);
+        else
+            out.printf("class %zu (priority %u): offered %.4f accepted %.4f; latency mean %.2f p99 %llu cycles\n", c,
+                       s.kernel.class_priority[c], k.offered, k.accepted, k.latency.mean,
+                       static_cast<unsigned long long>(k.latency.p99));
+    }
+    if (r.deadlock) out.printf("%s\n", r.deadlock->describe().c_str());
+}
+
+void write_sweep(const RunSettings& s, std::span<const experiment::LoadPoint> curve, OutputFile& out) {
+    // With request-reply traffic every request of the load asked brings a reply: the
+    // offered load is both, as one run's figures (and the accepted column) count it.
+    std::vector<experiment::LoadPoint> points(curve.begin(), curve.end());
+    if (s.kernel.request_reply.enabled()) {
+        const double factor = 1 + s.kernel.request_reply.reply_flits / packet_sizes(s.packet).mean();
+        for (auto& p : points) p.offered *= factor;
+    }
+    if (s.format == "json")
+        out.stream() << experiment::to_json(std::span<const experiment::LoadPoint>(points)).dump(1) << '\n';
+    else experiment::write_csv(out.stream(), points);  // text and csv: the curve is a table
+    for (const auto& p : points)
+        if (p.deadlock) std::fprintf(stderr, "fabric: at offered %g: %s\n", p.offered, p.deadlock->describe().c_str());
 }
 
 }  // namespace fabric_apps::cycle_sim

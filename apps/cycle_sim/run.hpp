@@ -1,27 +1,26 @@
 // cycle_sim's run on one fabric, shared by the translation units that each
 // instantiate the simulators of one topology family (so they compile in parallel
-// and none holds every simulator at once). The non-template parts are in run.cpp.
+// and none holds every simulator at once). The non-template parts, the reading of
+// the options and the writing of the results, are in run.cpp.
 #pragma once
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <fabric/dist/results.hpp>
-#include <fabric/experiment/json.hpp>
+#include <fabric/experiment/sweep.hpp>
 #include <fabric/fabric.hpp>
 
 #include "../common/dist.hpp"
 #ifdef FABRIC_APPS_MPI
 #include <fabric/dist/partitioned.hpp>
 #endif
-#include "../common/numbers.hpp"
+#include "../common/limits.hpp"
+#include "../common/output.hpp"
 #include "../common/switch_choice.hpp"
-#include "../common/tool.hpp"
 #include "../cycle_sim_settings.hpp"
 #include "families.hpp"
 
@@ -31,114 +30,120 @@ using namespace fabric;
 PacketSizes packet_sizes(const std::string& s);
 /// The options' credit flow control (--vc-buf, --credit-delay).
 Credit credit_flow(const RunSettings& s);
-/// The options' CycleConfig (every field but the watch, which needs the run's trace).
+/// The options' CycleConfig (every field but the watch sink, which needs the run's trace).
 CycleConfig cycle_config(const RunSettings& s);
+/// The loads of --sweep FROM:TO:STEP, each point's work and memory checked before the first runs.
+std::vector<double> sweep_loads(const RunSettings& s);
 /// Node-cycles of one run at most: the window, then the drain the kernel allows by default.
 double node_cycles_per_run(const RunSettings& s, double nodes);
-void write_node_stats(const std::string& file, const CycleResult& r);
-void write_watch(const std::string& file, std::vector<FlitEvent> events);
+/// The memory a run at `rate` is estimated to take (cycle::estimate_peak), refused past --memory-limit.
+void check_run_memory(const cycle::MemoryNeed& need, const RunSettings& s, double rate, double terminals);
+/// Whether run `r` shows saturation, and why ("" when it does not): see run.cpp.
+std::string saturation_reason(const CycleResult& r);
+
+void write_node_stats(OutputFile& out, const CycleResult& r);
+void write_watch(OutputFile& out, std::vector<FlitEvent> events);
+void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out);
+void write_sweep(const RunSettings& s, std::span<const experiment::LoadPoint> curve, OutputFile& out);
 
 /// BookSim's per-channel statistics: every link's flits a cycle in the window, as CSV.
 template <class Topo>
-void write_channel_stats(const std::string& file, const Topo& topo, const CycleResult& r) {
-    std::ofstream out(file);
-    detail::require(out.good(), "channel_stats: cannot write '", file, "'");
+void write_channel_stats(OutputFile& file, const Topo& topo, const CycleResult& r) {
+    std::ostream& out = file.stream();
     out << "node,port,neighbour,flits_per_cycle\n";
     for (std::uint32_t n = 0; n < topo.node_count(); ++n)
         for (std::uint32_t p = 0; p < r.ports_per_node; ++p)
             if (const NodeId to = topo.neighbour(NodeId{n}, PortId{p}); to.valid())
                 out << n << ',' << p << ',' << to.value << ',' << r.channel_utilisation[n * r.ports_per_node + p] << '\n';
-    detail::require(out.good(), "channel_stats: writing '", file, "' failed");
+    file.commit();
 }
 
 template <class Sim, class Topo>
 int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo& topo,
-        const std::vector<FlitEvent>& watched) {
+        const std::vector<FlitEvent>& watched, Outputs& out) {
     const PacketSizes sizes = packet_sizes(s.packet);
     if (!s.sweep.empty()) {
-        detail::require(s.channel_stats.empty() && s.node_stats.empty() && s.watch.empty(), "channel_stats, "
-                        "node_stats, watch: per-channel and per-node statistics and the watch trace are written for one "
-                        "run; leave out --sweep or --channel-stats, --node-stats and --watch");
-        const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
-        detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
-        const auto rates = experiment::loads(range[0], range[1], range[2]);
-        fabric_apps::check_work(node_cycles_per_run(s, static_cast<double>(topo.node_count())) * static_cast<double>(rates.size() * s.seeds.size()),
-                                "node-cycles", 2e6);
+        const auto rates = sweep_loads(s);
         experiment::SweepSettings settings;
         settings.seeds = s.seeds;
+        settings.saturated = [](const CycleResult& r) { return !saturation_reason(r).empty(); };
         settings.validate();
         // One load point a run of the list (all its seeds); under mpirun dealt over the ranks.
         const auto curve = fabric_apps::run_list(
             rates.size(), [&](std::size_t i) { return experiment::measure_validated(sim, pattern, rates[i], sizes, settings); },
             [&](const experiment::LoadPoint& p) { return settings.stop_at_saturation && p.saturated(); });
         if (!fabric_apps::root_rank()) return 0;
-        if (s.json) std::cout << experiment::to_json(std::span<const experiment::LoadPoint>(curve)).dump(1) << '\n';
-        else experiment::write_csv(std::cout, curve);
+        write_sweep(s, curve, out.result);
+        for (const auto& p : curve)
+            if (p.deadlocked_runs > 0) return 3;
         return 0;
     }
-    detail::require(s.class_priority.empty() || s.sweep.empty(), "class_priority: a sweep scales one load; run "
-                    "traffic classes one point at a time (leave out --sweep)");
-    detail::require(s.watch.empty() || !s.json || s.watch_file != "-", "watch_file: with --json the standard output "
-                    "carries the result; give the trace a file (--watch-file FILE)");
-    fabric_apps::check_work(node_cycles_per_run(s, static_cast<double>(topo.node_count())), "node-cycles", 2e6);
     std::vector<OfferedLoad> loads;
-    for (const double rate : s.class_rates) loads.push_back({rate, sizes});
+    for (const double r : s.class_rates) loads.push_back({r, sizes});
     // Under mpirun the run is partitioned (the routers dealt over the ranks): every rank has its result, rank 0 writes it.
     const CycleResult r = loads.empty() ? sim.run(pattern, s.rate, sizes) : sim.run(pattern, loads);
     if (!fabric_apps::root_rank()) return r.deadlock ? 3 : 0;
-    if (!s.channel_stats.empty()) write_channel_stats(s.channel_stats, topo, r);
-    if (!s.node_stats.empty()) write_node_stats(s.node_stats, r);
-    if (!s.watch.empty()) write_watch(s.watch_file, watched);
-    if (s.json) {
-        std::cout << experiment::to_json(r).dump(1) << '\n';
-    } else {
-        std::printf("offered %.4f accepted %.4f flits/cycle/%s; latency mean %.2f p50 %llu p99 %llu cycles; "
-                    "hops %.2f; %s\n", r.offered, r.accepted, r.terminals_per_node > 1 ? "terminal" : "node", r.latency.mean,
-                    static_cast<unsigned long long>(r.latency.p50), static_cast<unsigned long long>(r.latency.p99),
-                    r.hops_mean,
-                    r.source_limit_reached ? "saturated: the source queues reached the memory limit, run stopped"
-                    : r.saturated          ? "saturated"
-                                           : "not saturated");
-        if (r.refused > 0)
-            std::printf("refused %.4f flits/cycle/%s: messages drawn at terminals whose source queues held %u packets "
-                        "(--source-queue)\n", r.refused, r.terminals_per_node > 1 ? "terminal" : "node", s.source_queue);
-        if (s.sample_period)
-            std::printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
-                        static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
-                        r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");
-        if (s.reply_flits)
-            std::printf("transactions (request to reply): latency mean %.2f p99 %llu cycles; %llu replies delivered\n",
-                        r.transaction_latency.mean, static_cast<unsigned long long>(r.transaction_latency.p99),
-                        static_cast<unsigned long long>(r.replies_delivered));
-        for (std::size_t c = 0; c < r.classes.size(); ++c)
-            std::printf("class %zu (priority %u): offered %.4f accepted %.4f; latency mean %.2f p99 %llu cycles\n", c,
-                        s.class_priority[c], r.classes[c].offered, r.classes[c].accepted, r.classes[c].latency.mean,
-                        static_cast<unsigned long long>(r.classes[c].latency.p99));
-        if (r.deadlock) std::printf("%s\n", r.deadlock->describe().c_str());
-    }
+    if (!s.channel_stats.empty()) write_channel_stats(out.channels, topo, r);
+    if (!s.node_stats.empty()) write_node_stats(out.nodes, r);
+    if (!s.kernel.watch.packets.empty()) write_watch(out.watch, watched);
+    write_run(s, r, out.result);
     return r.deadlock ? 3 : 0;
 }
 
+/// Before anything runs: the time the run's loads take (and the deadlock check's, when
+/// `checked`), and the memory its largest load takes, each refused past its limit.
+template <class Sim>
+void estimate(const Sim& sim, const RunSettings& s, double routers, double terminals, bool checked) {
+    // The deadlock check routes every pair of routers: about 8e7 pairs a second measured (a line of 16,384).
+    if (checked) fabric_apps::check_work(routers * routers, "router pairs routed by the deadlock check", 5e7);
+    double rate = s.rate, runs = 1;
+    if (!s.class_rates.empty()) {
+        rate = 0;
+        for (const double r : s.class_rates) rate += r;
+    }
+    if (!s.sweep.empty()) {
+        const auto rates = sweep_loads(s);
+        rate = rates.back();
+        runs = static_cast<double>(rates.size() * s.seeds.size());
+    }
+    fabric_apps::check_work(node_cycles_per_run(s, routers) * runs, "node-cycles", 2e6);
+    if constexpr (requires { sim.memory_need(); }) check_run_memory(sim.memory_need(), s, rate, terminals);
+}
 
 /// One fabric's simulator with the tool's run-time allocator, run as the options say:
 /// under mpirun, a sweep's loads are dealt over the ranks and one run is partitioned,
 /// its routers dealt to the ranks by `policy` (contiguous slabs, or a family's groups).
+/// `net` is built unchecked (allow_deadlock), so that the run is estimated before its
+/// deadlock check, which routes every pair of routers; `checked`: the check is made then.
 template <class Net, class Policy = Slabs>
-int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, const Policy& policy = {}) {
+int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, Outputs& out,
+                const Policy& policy = {}, bool checked = true) {
     NamedSwitch::choose(s.allocator);
     std::vector<FlitEvent> watched;
     CycleConfig config = cycle_config(s);
-    if (!s.watch.empty()) config.watch = {s.watch, [&](const FlitEvent& e) { watched.push_back(e); }};
+    if (config.injection_queues == 0) {  // one per VC of this fabric, shared by the traffic classes
+        const auto classes = static_cast<std::uint32_t>(std::max<std::size_t>(1, config.class_priority.size()));
+        config.injection_queues = std::max<std::uint32_t>(
+            1, static_cast<std::uint32_t>(max_virtual_channels_v<typename Net::topology_type>) / classes);
+    }
+    if (!s.kernel.watch.packets.empty()) config.watch.sink = [&](const FlitEvent& e) { watched.push_back(e); };
+    const auto routers = static_cast<double>(net.topology().node_count());
+    const auto terminals = static_cast<double>(pattern.task_count());
+    auto go = [&](auto& sim) {
+        estimate(sim, s, routers, terminals, checked);
+        if (checked) check_deadlock_free(net.topology(), net.routing());
+        return run(sim, s, pattern, net.topology(), watched, out);
+    };
 #ifdef FABRIC_APPS_MPI
     if (fabric_apps::ranks() > 1 && s.sweep.empty()) {
         dist::PartitionedCycle<Net, NamedSwitch> sim(net, std::move(config), session_slot()->comm(), policy);
-        return run(sim, s, pattern, net.topology(), watched);
+        return go(sim);
     }
 #else
     (void)policy;
 #endif
     CycleSimulator<Net, NamedSwitch> sim(net, std::move(config));
-    return run(sim, s, pattern, net.topology(), watched);
+    return go(sim);
 }
 
 }  // namespace fabric_apps::cycle_sim

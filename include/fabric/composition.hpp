@@ -151,6 +151,28 @@ consteval fabric_rule first_broken_rule() {
 
 }  // namespace detail
 
+/// Throws config_error, naming the cycle, when `routing` can deadlock on `topo`: the
+/// check a Fabric of run-time sizes makes as it is built (policies whose VC levels
+/// increase along every route are acyclic by construction and skip it). It routes
+/// every pair of nodes: a tool that builds a large fabric with allow_deadlock, to
+/// estimate the run first, makes it after.
+template <class Topo, class Routing>
+constexpr void check_deadlock_free(const Topo& topo, const Routing& routing) {
+    if constexpr (!detail::deadlock_free_by_construction<Routing>()) {
+        const auto report = channel_dependencies(topo, routing);
+        if (report.vc_out_of_range)
+            throw config_error(detail::message("a route of the routing policy uses a virtual channel its link "
+                                               "does not have: ", report.describe_cycle(),
+                                               "; give that link class more virtual channels"));
+        if (!report.acyclic)
+            throw config_error(detail::message(
+                "the routing policy can deadlock on this topology: its channel-dependency graph has the cycle ",
+                report.describe_cycle(),
+                "; give the routes virtual channels that break it (on a torus: fabric::Dateline), or pass "
+                "fabric::allow_deadlock to build it anyway"));
+    }
+}
+
 template <class Topo, class Routing, class Flow = Credit>
 class Fabric {
     static constexpr detail::fabric_rule broken = detail::first_broken_rule<Topo, Routing, Flow>();
@@ -196,20 +218,7 @@ public:
     constexpr explicit Fabric(Topo topology, Routing routing = {}, Flow flow = {})
         : topology_(std::move(topology)), routing_(std::move(routing)), flow_(std::move(flow)) {
         flow_.validate();
-        if constexpr (!detail::topology_has_static_sizes<Topo>() &&
-                      !detail::deadlock_free_by_construction<Routing>()) {
-            const auto report = channel_dependencies(topology_, routing_);
-            if (report.vc_out_of_range)
-                throw config_error(detail::message("a route of the routing policy uses a virtual channel its link "
-                                                   "does not have: ", report.describe_cycle(),
-                                                   "; give that link class more virtual channels"));
-            if (!report.acyclic)
-                throw config_error(detail::message(
-                    "the routing policy can deadlock on this topology: its channel-dependency graph has the cycle ",
-                    report.describe_cycle(),
-                    "; give the routes virtual channels that break it (on a torus: fabric::Dateline), or pass "
-                    "fabric::allow_deadlock to build it anyway"));
-        }
+        if constexpr (!detail::topology_has_static_sizes<Topo>()) check_deadlock_free(topology_, routing_);
     }
 
     /// A fabric whose topology has static sizes needs no arguments.

@@ -6,6 +6,7 @@
 // {"units": {...}, "channels": [...]}.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,7 +27,9 @@ template <Record R>
 nlohmann::json fields_to_json(const R& r) {
     nlohmann::json j = nlohmann::json::object();
     for_each_field(r, [&](const std::string& name, std::string_view, const auto& v) {
-        if constexpr (std::is_convertible_v<decltype(v), std::string_view>) j[name] = std::string(v);
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (std::is_convertible_v<V, std::string_view>) j[name] = std::string(v);
+        else if constexpr (std::is_same_v<V, std::optional<double>>) j[name] = v ? nlohmann::json(*v) : nlohmann::json(nullptr);
         else j[name] = v;
     });
     return j;
@@ -78,26 +81,32 @@ inline nlohmann::json to_json(const Saturation& s) {
 /// tail ejection; network: from leaving the source queue), every count and maximum
 /// the result declares (CycleCounts, CycleMaxima, by their names), the per-class
 /// figures (an empty list without traffic classes), the deadlock report (null when
-/// none) and the units of the figures that have one.
+/// none) and the units of the figures that have one. A latency or hop count that no
+/// packet measured is null, not 0.
 inline nlohmann::json to_json(const CycleResult& r) {
+    // A mean over `n` measured things, or null when there were none.
+    auto measured = [](std::uint64_t n, auto value) { return n ? nlohmann::json(value) : nlohmann::json(nullptr); };
+    std::uint64_t transactions = 0;
+    for (const auto c : r.transaction_latency.histogram) transactions += c;
+    const std::uint64_t delivered = r.measured_delivered;
     nlohmann::json classes = nlohmann::json::array();  // with traffic classes: each one's figures
     for (const ClassResult& c : r.classes)
         classes.push_back({{"offered", c.offered},
                            {"accepted", c.accepted},
                            {"refused", c.refused},
-                           {"latency_mean", c.latency.mean},
-                           {"latency_p99", c.latency.p99},
+                           {"latency_mean", measured(c.measured_delivered, c.latency.mean)},
+                           {"latency_p99", measured(c.measured_delivered, c.latency.p99)},
                            {"measured_packets", c.measured_packets},
                            {"measured_delivered", c.measured_delivered}});
     nlohmann::json j{{"offered", r.offered},
                      {"accepted", r.accepted},
                      {"refused", r.refused},
-                     {"latency_mean", r.latency.mean},
-                     {"latency_p50", r.latency.p50},
-                     {"latency_p99", r.latency.p99},
-                     {"latency_max", r.latency.max},
-                     {"network_latency_mean", r.network_latency.mean},
-                     {"hops_mean", r.hops_mean},
+                     {"latency_mean", measured(delivered, r.latency.mean)},
+                     {"latency_p50", measured(delivered, r.latency.p50)},
+                     {"latency_p99", measured(delivered, r.latency.p99)},
+                     {"latency_max", measured(delivered, r.latency.max)},
+                     {"network_latency_mean", measured(delivered, r.network_latency.mean)},
+                     {"hops_mean", measured(delivered, r.hops_mean)},
                      {"terminals", r.terminals},
                      {"terminals_per_node", r.terminals_per_node},
                      {"cycles", r.cycles},
@@ -108,8 +117,8 @@ inline nlohmann::json to_json(const CycleResult& r) {
                      {"saturated", r.saturated},
                      {"source_limit_reached", r.source_limit_reached},
                      {"drained", r.drained},
-                     {"transaction_latency_mean", r.transaction_latency.mean},
-                     {"message_latency_mean", r.message_latency.mean},
+                     {"transaction_latency_mean", measured(transactions, r.transaction_latency.mean)},
+                     {"message_latency_mean", measured(r.measured_messages_delivered, r.message_latency.mean)},
                      {"classes", classes},
                      {"deadlock", r.deadlock ? nlohmann::json(r.deadlock->describe()) : nlohmann::json(nullptr)}};
     cycle::for_each_count(static_cast<const CycleCounts&>(r), [&](const char* name, std::uint64_t c) { j[name] = c; });

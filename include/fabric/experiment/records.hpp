@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -24,14 +25,15 @@ inline std::string percentile_name(double q) {
 }
 
 /// Calls f(name, unit, value) for every field of `p`, in a fixed order; an
-/// estimate gives its mean under its name and its 95% half-width under name_ci95;
-/// the run counts are std::uint64_t.
+/// estimate gives its mean under its name and its 95% half-width under name_ci95,
+/// each a std::optional<double>, empty when no run measured it (no packet
+/// delivered); the run counts are std::uint64_t.
 template <class F>
 void for_each_field(const LoadPoint& p, F&& f) {
     constexpr std::string_view load = "flits/cycle/terminal", cycles = "cycles";
     auto estimate = [&](const std::string& name, std::string_view unit, const Estimate& e) {
-        f(name, unit, e.mean);
-        f(name + "_ci95", unit, e.half_width);
+        f(name, unit, e.samples ? std::optional<double>(e.mean) : std::nullopt);
+        f(name + "_ci95", unit, e.samples ? std::optional<double>(e.half_width) : std::nullopt);
     };
     f(std::string("offered"), load, p.offered);
     estimate("accepted", load, p.accepted);
@@ -52,6 +54,10 @@ inline void write_csv_value(std::ostream& out, double v) {
     std::snprintf(buf, sizeof buf, "%.6g", v);
     out << buf;
 }
+/// A measure no run gave: an empty cell.
+inline void write_csv_value(std::ostream& out, const std::optional<double>& v) {
+    if (v) write_csv_value(out, *v);
+}
 inline void write_csv_value(std::ostream& out, std::string_view v) {
     if (v.find_first_of(",\"\n") == std::string_view::npos) {
         out << v;
@@ -63,8 +69,9 @@ inline void write_csv_value(std::ostream& out, std::string_view v) {
 }
 
 /// A record type: for_each_field(r, f) calls f(name, unit, value) for every field
-/// in a fixed order, value a double (a measure), a std::uint64_t (a count or an
-/// index) or a std::string_view (a label); unit empty for a count or a label.
+/// in a fixed order, value a double or a std::optional<double> (a measure, empty
+/// when not measured), a std::uint64_t (a count or an index) or a std::string_view
+/// (a label); unit empty for a count or a label.
 template <class R>
 concept Record = requires(const R& r) {
     for_each_field(r, [](const std::string&, std::string_view, const auto&) {});

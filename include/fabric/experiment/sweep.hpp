@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,9 @@ struct SweepSettings {
     std::vector<double> percentiles{0.5, 0.99};  // of the latency, each in (0, 1]
     /// Stop after the first load at which most runs saturate (the curve has ended).
     bool stop_at_saturation = true;
+    /// Whether a run counts as saturated; empty: the kernel's CycleResult::saturated.
+    /// (A tool may ask more of a run before it says so: cycle_sim's shows_saturation.)
+    std::function<bool(const CycleResult&)> saturated{};
 
     void validate() const {
         detail::require(!seeds.empty(), "a sweep needs at least one seed");
@@ -65,10 +69,15 @@ struct LoadPoint {
 inline std::vector<double> loads(double from, double to, double step) {
     detail::require(step > 0 && from >= 0 && to >= from, "loads(from, to, step) needs 0 <= from <= to and step > 0; got ",
                     from, ", ", to, ", ", step);
-    detail::require(std::isfinite(to) && (to - from) / step < 1e6, "loads(from, to, step): at most a million loads; got ",
+    const double span = (to - from) / step;
+    detail::require(std::isfinite(to) && span < 1e6, "loads(from, to, step): at most a million loads; got ",
                     from, " to ", to, " in steps of ", step);
+    // Counted before the loop: a step below the loads' resolution would never reach `to`.
+    const auto count = static_cast<std::size_t>(span + 1e-6) + 1;
+    detail::require(count == 1 || from + step > from, "loads(from, to, step): the step ", step, " is too small to "
+                    "change a load of ", from);
     std::vector<double> out;
-    for (std::size_t i = 0;; ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
         const double r = from + static_cast<double>(i) * step;
         if (r > to + step * 1e-6) break;
         out.push_back(r);
@@ -91,12 +100,13 @@ LoadPoint measure_validated(Sim& sim, const P& pattern, double rate, PacketSizes
         sim.reseed(s);
         const CycleResult r = sim.run(pattern, rate, sizes);
         ++p.runs;
-        p.saturated_runs += r.saturated ? 1 : 0;
+        p.saturated_runs += (settings.saturated ? settings.saturated(r) : r.saturated) ? 1 : 0;
         if (r.deadlock) {
             if (!p.deadlocked_runs++) p.deadlock = r.deadlock;
             continue;
         }
         accepted.push_back(r.accepted);
+        if (r.measured_delivered == 0) continue;  // no latency or hops to average (not a latency of 0)
         latency.push_back(r.latency.mean);
         hops.push_back(r.hops_mean);
         for (std::size_t i = 0; i < pct.size(); ++i)

@@ -105,6 +105,12 @@ public:
     [[nodiscard]] const LinkFailures& failures() const { return failures_; }
     [[nodiscard]] std::uint32_t buffer_flits() const { return buffer_; }
     [[nodiscard]] std::uint64_t source_packet_cap() const { return source_packet_cap_; }
+    /// What this configuration's memory follows from (memory.hpp), before a run: its
+    /// buffers, and what each packet in the network or in a source queue takes.
+    [[nodiscard]] MemoryNeed memory_need() const {
+        return cycle::memory_need({shape_.routers, shape_.ports, shape_.vcs, buffer_, cfg_.output_buffer_flits, longest_route(),
+                                   sizeof(typename F::sender_vc) + sizeof(typename F::receiver_vc), shape_.terminal_ports});
+    }
 
     /// Whether the run is split over ranks, and whether a router or a terminal is simulated here.
     [[nodiscard]] bool split() const { return channels_.remote().active(); }
@@ -173,13 +179,10 @@ public:
     /// checked against its limit.
     void reset() {
         // Route slots hold the longest route; detours round failed links may be longer.
-        max_hops_ = failures_.scheduled() ? hooks_.max_detour_hops : hooks_.max_hops;
+        max_hops_ = longest_route();
         detail::require(max_hops_ <= max_route_hops, "the routing policy's routes take up to ", max_hops_,
                         " hops; the cycle kernel counts hops in 16 bits, at most ", max_route_hops);
-        source_packet_cap_ = check_memory(
-            memory_need({shape_.routers, shape_.ports, shape_.vcs, buffer_, cfg_.output_buffer_flits, max_hops_,
-                         sizeof(typename F::sender_vc) + sizeof(typename F::receiver_vc), shape_.terminal_ports}),
-            cfg_.memory_limit_mb);
+        source_packet_cap_ = check_memory(memory_need(), cfg_.memory_limit_mb);
         routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels());
         if (hooks_.tracks_occupancy) routers_.track_occupancy();
         channels_.reset(shape_, wheel_size_);
@@ -238,6 +241,11 @@ public:
     }
 
 private:
+    /// The longest route a slot holds: detours round failed links may be longer.
+    [[nodiscard]] std::uint32_t longest_route() const {
+        return failures_.scheduled() ? hooks_.max_detour_hops : hooks_.max_hops;
+    }
+
     /// A policy that routes hop by hop rewrites the rest of packet `id`'s route at router `here`, hop `hop`.
     [[gnu::noinline]] void reroute(std::uint32_t id, std::uint32_t here, std::uint32_t hop) {
         Packet& pk = packets_[id];

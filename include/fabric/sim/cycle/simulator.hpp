@@ -147,6 +147,9 @@ public:
     }
 
     [[nodiscard]] const CycleConfig& config() const { return core().cfg(); }
+    /// What a run's memory follows from (cycle::MemoryNeed): a tool estimates a run's
+    /// memory before it starts from it and the load (cycle::expected_memory).
+    [[nodiscard]] cycle::MemoryNeed memory_need() const { return core().memory_need(); }
     /// The seed of the next runs (every other setting stays): one simulator serves
     /// several seeds of an experiment.
     void reseed(std::uint64_t seed) { core().settings().seed = seed; }
