@@ -84,6 +84,7 @@
 #include <fabric/sim/link_load_result.hpp>
 #include <fabric/sim/link_load_symmetric.hpp>
 #include <fabric/sim/scu_link.hpp>
+#include <fabric/sim/scu_machine.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/symmetry_checks.hpp>
 #include <fabric/sim/trace_file.hpp>
