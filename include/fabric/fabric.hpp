@@ -103,7 +103,10 @@
 #include <fabric/collective/scu_global.hpp>
 
 #include <fabric/fault/lofamo.hpp>
+#include <fabric/fault/lofamo_credits.hpp>
+#include <fabric/fault/lofamo_descriptors.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
+#include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
 #include <fabric/experiment/channel_loads.hpp>
