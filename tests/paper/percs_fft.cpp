@@ -39,6 +39,25 @@ TEST_CASE("W links: 4 x 24 GB/s = 96 GB/s a node; only modelled where asked (the
     CHECK(loads.classes().size() == 3);
 }
 
+TEST_CASE("W links carry only what leaves or enters the node: 4 tasks a hub, by symmetry and pair by pair alike") {
+    // 8 supernodes of 32 hubs, 4 tasks a hub, uniform traffic with self: each task
+    // keeps the 4/1024 it sends to its own hub's tasks off the W links, so a hub's
+    // W links carry 4 x 1020/1024 each way and allow 4 x 96 / that = 96.38 GB/s.
+    const PercsTopology t = PercsTopology(8, 4).with_w_links();
+    const UniformTraffic uniform(t.node_count() * 4);
+    const auto loads = link_load(PercsFabric<Direct>{t}, uniform);
+    const auto pairs = link_load_pairwise(PercsFabric<Direct>{t}, uniform);
+    REQUIRE(loads.classes().size() == 4);
+    CHECK(loads.link_class(W).max_load == doctest::Approx(4.0 * 1020 / 1024));
+    CHECK(loads.link_class(W).throughput == doctest::Approx(96.0 * 1024 / 1020));
+    CHECK(loads.link_class(W).total_load == doctest::Approx(2 * 256 * 4.0 * 1020 / 1024));
+    CHECK(pairs.link_class(W).max_load == doctest::Approx(loads.link_class(W).max_load));
+    CHECK(pairs.link_class(W).total_load == doctest::Approx(loads.link_class(W).total_load));
+    // The network's classes are the same with or without W.
+    const auto without = link_load(PercsFabric<Direct>{PercsTopology(8, 4)}, uniform);
+    for (std::size_t c = 0; c < 3; ++c) CHECK(loads.link_class(c) == without.link_class(c));
+}
+
 TEST_CASE("VII.A against the W links: the all-to-all bound stays below a node's 96 GB/s for every d") {
     const analytic::PercsAlltoall model;
     for (double d = 1; d <= 16; ++d) CHECK(model.direct_bandwidth(d) < model.injection_bandwidth());
