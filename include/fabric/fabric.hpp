@@ -84,6 +84,7 @@
 #include <fabric/sim/link_load_result.hpp>
 #include <fabric/sim/link_load_symmetric.hpp>
 #include <fabric/sim/scu_link.hpp>
+#include <fabric/sim/scu_machine.hpp>
 #include <fabric/sim/statistics.hpp>
 #include <fabric/sim/symmetry_checks.hpp>
 #include <fabric/sim/trace_file.hpp>
@@ -102,7 +103,10 @@
 #include <fabric/collective/scu_global.hpp>
 
 #include <fabric/fault/lofamo.hpp>
+#include <fabric/fault/lofamo_credits.hpp>
+#include <fabric/fault/lofamo_descriptors.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
+#include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
 #include <fabric/experiment/channel_loads.hpp>

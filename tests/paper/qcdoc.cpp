@@ -5,6 +5,8 @@
 
 #include <fabric/collective/scu_global.hpp>
 #include <fabric/sim/scu_link.hpp>
+#include <fabric/sim/scu_machine.hpp>
+#include <fabric/topology/torus.hpp>
 
 #include "../support/words.hpp"
 #include <fabric/topology/partition.hpp>
@@ -135,4 +137,70 @@ TEST_CASE("partitions: in every folding offered, logical neighbours are physical
             std::sort(seen.begin(), seen.end());
             CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
         }
+}
+
+// Self-synchronisation (section 2.2): "if a given node stops communicating with its
+// neighbors, the entire machine will shortly become stalled. Once the initial
+// blocked link resumes its transfers, the whole machine will proceed"; and "one node
+// [may] get slightly behind ... Provided the delay ... is short enough, the majority
+// of the machine will not see this pause". The paper gives no figures: these are its
+// statements as laws of the SCU links (sim/scu_machine.hpp) on an 8 x 4 x 4 x 2
+// machine exchanging 24 words with each neighbour every iteration.
+namespace {
+using Machine4 = Torus<4, QcdocScu>;
+const Machine4 machine({8, 4, 4, 2});
+std::size_t hops_from_0(std::uint32_t v) {
+    std::size_t h = 0;
+    const auto c = machine.coord(NodeId{v});
+    for (std::size_t d = 0; d < 4; ++d) h += std::min<std::size_t>(c[d], machine.extent(d) - c[d]);
+    return h;
+}
+}  // namespace
+
+TEST_CASE("self-synchronisation: a stalled node stalls its neighbours, one hop an iteration, then the whole machine") {
+    const ScuMachine sim(machine, 24, 3000);
+    const std::uint32_t iterations = 14;
+    const auto quiet = sim.run(iterations);
+    // Without a stall every node keeps the same pace: an iteration is the longer of
+    // the computation and a transfer.
+    const std::uint64_t period = std::max<std::uint64_t>(3000, sim.transfer_cycles(0));
+    for (std::uint32_t i = 0; i < iterations; ++i)
+        for (std::uint32_t v = 0; v < machine.node_count(); ++v) CHECK(quiet.end[i][v] == (i + 1) * period);
+    // Node 0 stops for 100,000 cycles at the start of iteration 2.
+    const std::uint64_t stall = 100000;
+    const std::vector<ScuPause> pause{{0, 2, stall}};
+    const auto stalled = sim.run(iterations, pause);
+    std::size_t diameter = 0;
+    for (std::uint32_t v = 0; v < machine.node_count(); ++v) {
+        CAPTURE(v);
+        const std::size_t h = hops_from_0(v);
+        diameter = std::max(diameter, h);
+        // Untouched until the stall reaches it, one hop an iteration (a neighbour waits
+        // in the stalled iteration itself, for the words node 0 has not sent); held up
+        // from then on.
+        const std::uint32_t reached = h == 0 ? 2 : 1 + static_cast<std::uint32_t>(h);
+        for (std::uint32_t i = 0; i < reached && i < iterations; ++i) CHECK(stalled.delay(quiet, i, v) == 0);
+        for (std::uint32_t i = reached; i < iterations; ++i) CHECK(stalled.delay(quiet, i, v) > stall / 2);
+    }
+    REQUIRE(1 + diameter < iterations);
+    // Once node 0 resumes, every node proceeds at the old pace.
+    for (std::uint32_t v = 0; v < machine.node_count(); ++v)
+        CHECK(stalled.end[iterations - 1][v] - stalled.end[iterations - 2][v] == period);
+}
+
+TEST_CASE("self-synchronisation: a pause that fits in the others' computation is seen by no other node") {
+    const std::uint64_t compute = 3000;
+    const ScuMachine sim(machine, 24, compute);
+    const auto quiet = sim.run(6);
+    // A neighbour computes while the paused node's data come: it waits only when the
+    // pause and the transfer outlast its computation.
+    const std::uint64_t slack = compute - sim.transfer_cycles(0);
+    REQUIRE(slack > 0);
+    const auto short_pause = sim.run(6, std::vector<ScuPause>{{0, 1, slack}});
+    const auto long_pause = sim.run(6, std::vector<ScuPause>{{0, 1, slack + 500}});
+    for (std::uint32_t v = 1; v < machine.node_count(); ++v)
+        for (std::uint32_t i = 0; i < 6; ++i) CHECK(short_pause.delay(quiet, i, v) == 0);
+    for (std::uint32_t i = 1; i < 6; ++i) CHECK(short_pause.delay(quiet, i, 0) == slack);  // the paused node is behind
+    const std::uint32_t neighbour = machine.neighbour(NodeId{0}, PortId{0}).value;
+    CHECK(long_pause.delay(quiet, 1, neighbour) == 500);
 }

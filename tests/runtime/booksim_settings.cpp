@@ -8,9 +8,12 @@
 #include <fabric/link/apenet.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/dragonfly.hpp>
 #include <fabric/sim/cycle.hpp>
+#include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -219,4 +222,70 @@ TEST_CASE("speculative switch allocation: a speculative request loses to a non-s
     CHECK(trace_latencies(cfg, {both[0]}) == std::pair<std::uint64_t, std::uint64_t>{8, 8});
     CHECK(trace_latencies(cfg, {both[1]}) == std::pair<std::uint64_t, std::uint64_t>{7, 7});
     CHECK(trace_latencies(cfg, both) == std::pair<std::uint64_t, std::uint64_t>{8, 8});
+}
+
+TEST_CASE("link latencies per class: a dragonfly set up as BookSim's dragonflynew (local 10, global 100 cycles)") {
+    // a = 4, h = 2, 9 groups, minimal routing. Zero-load, 1 flit a cycle, pipeline
+    // 1+1+1+1: (h + 1) 4 plus each hop's own latency plus (S - 1), and the terminal
+    // channels. By hand: router 1 of group 0 reaches router 0 of group 1 over
+    // local, global, local (router 0 of group 0 holds the global link to group 1,
+    // which lands on router 3 there): 4 * 4 + 10 + 100 + 10 = 136 cycles.
+    using Df = Dragonfly<5>;
+    const Fabric<Df, DragonflyMinimal> fab{Df(4, 2)};
+    const auto latency = [&](const CycleConfig& base, std::uint32_t src, std::uint32_t dst, std::uint32_t flits) {
+        CycleConfig cfg = base;
+        cfg.warmup = 0;
+        cfg.measure = 1;
+        CycleSimulator<decltype(fab)> sim(fab, cfg);
+        const auto r = sim.run_trace(std::vector<TraceMessage>{{0, src, dst, flits}});
+        REQUIRE(r.packets_delivered == 1);
+        return r.latency.max;
+    };
+    CycleConfig booksim;
+    booksim.class_latency = {10, 100};
+    CHECK(latency(booksim, 1, 4, 1) == 136);
+    CHECK(latency(booksim, 0, 7, 1) == 2 * 4 + 100);  // the global link alone
+    CHECK(latency(booksim, 0, 1, 1) == 2 * 4 + 10);   // a local link alone
+    // From router 1 to every router, packets of 1 and 5 flits, terminal channels 2 and 1.
+    booksim.injection_latency = 2;
+    booksim.ejection_latency = 1;
+    for (std::uint32_t dst = 0; dst < 36; ++dst) {
+        std::array<Hop, 3> hops{};
+        const std::size_t h = DragonflyMinimal{}.select_route(fab.topology(), NodeId{1}, NodeId{dst}, 0, hops.data());
+        std::uint64_t wires = 0;
+        for (std::size_t i = 0; i < h; ++i)
+            wires += fab.topology().link_class(hops[i].node, hops[i].port) == Df::global_class ? 100 : 10;
+        for (const std::uint32_t flits : {1U, 5U}) {
+            CAPTURE(dst);
+            CAPTURE(flits);
+            CHECK(latency(booksim, 1, dst, flits) == (h + 1) * 4 + wires + (flits - 1) + 2 + 1);
+        }
+    }
+    // One latency for every class is link_latency's run, result for result.
+    CycleConfig same, one;
+    same.class_latency = {3, 3};
+    one.link_latency = 3;
+    const auto run = [&](const CycleConfig& cfg) {
+        CycleSimulator<decltype(fab)> sim(fab, cfg);
+        return sim.run(UniformTraffic(36), 0.3, PacketSizes::fixed(4));
+    };
+    const auto a = run(same), b = run(one);
+    CHECK(a.accepted == b.accepted);
+    CHECK(a.latency.mean == b.latency.mean);
+    CHECK(a.flits_ejected == b.flits_ejected);
+}
+
+TEST_CASE("link latencies per class: one a class of the topology, each 1 to the longest delay") {
+    using Df = Dragonfly<5>;
+    const Fabric<Df, DragonflyMinimal> fab{Df(4, 2)};
+    CycleConfig cfg;
+    cfg.class_latency = {10};
+    CHECK_THROWS_WITH_AS(CycleSimulator<decltype(fab)>(fab, cfg),
+                         doctest::Contains("fabric: class_latency gives 1 latencies; this topology has 2 link classes"),
+                         config_error);
+    cfg.class_latency = {10, 0};
+    CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("class_latency: every link class needs a latency of 1 to"),
+                         config_error);
+    cfg.class_latency = {10, max_delay_cycles + 1};
+    CHECK_THROWS_AS(cfg.validate(), config_error);
 }

@@ -68,6 +68,32 @@ TEST_CASE("row-column all-to-all (the PERCS paper's transpose): 1/(2Q) to each o
     CHECK(to.size() == 8 + 4 - 1);
 }
 
+TEST_CASE("all-to-all along one grid dimension: 1/(k - 1) to each other task of the line, none to itself") {
+    const Grid grid{4, 3, 2};
+    for (std::size_t dim = 0; dim < 3; ++dim) {
+        CAPTURE(dim);
+        const GridAllToAllTraffic p(grid, dim);
+        each_source_sends_one_unit(p);
+        const double share = 1.0 / (grid.extent(dim) - 1);
+        std::size_t flows = 0;
+        p.for_each_flow([&](std::size_t s, std::size_t d, double a) {
+            ++flows;
+            const auto cs = grid.coord(s), cd = grid.coord(d);
+            for (std::size_t e = 0; e < 3; ++e) CHECK((e == dim) == (cs[e] != cd[e]));
+            CHECK(a == doctest::Approx(share));
+        });
+        CHECK(flows == grid.size() * (grid.extent(dim) - 1));
+        Random rng(3);
+        for (int i = 0; i < 200; ++i) {
+            const std::size_t s = static_cast<std::size_t>(rng.below(grid.size())), d = p.sample(s, rng);
+            const auto cs = grid.coord(s), cd = grid.coord(d);
+            for (std::size_t e = 0; e < 3; ++e) CHECK((e == dim) == (cs[e] != cd[e]));
+        }
+    }
+    CHECK_THROWS_AS(GridAllToAllTraffic(grid, 3), config_error);
+    CHECK_THROWS_AS(GridAllToAllTraffic(Grid{1, 4}, 0), config_error);
+}
+
 TEST_CASE("bit complement, tornado and permutations send where the definitions say") {
     BitComplementTraffic(8).for_each_flow([](std::size_t s, std::size_t d, double) { CHECK(d == 7 - s); });
     TornadoTraffic(Grid{8}).for_each_flow([](std::size_t s, std::size_t d, double) { CHECK(d == (s + 3) % 8); });

@@ -11,6 +11,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/hana/all_of.hpp>
@@ -30,6 +31,7 @@
 
 #include <fabric/concepts/link.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/units.hpp>
 
 namespace fabric {
 
@@ -72,6 +74,24 @@ template <class T>
 concept ConcentratedTopology = Topology<T> && requires(const T& topo) {
     { T::max_terminals_per_node } -> std::convertible_to<std::size_t>;
     { topo.terminals_per_node() } -> std::convertible_to<std::size_t>;
+};
+
+/// The links through which a node's terminals inject into the network and eject
+/// from it, where a topology models them (the PERCS hub's W links to its POWER7
+/// chips): their name and their bandwidth together, per direction. A bandwidth
+/// of 0: not modelled, and injection and ejection are not limited.
+struct NodeLinks {
+    std::string_view name{};
+    GBps bandwidth{};
+    [[nodiscard]] constexpr bool modelled() const { return bandwidth.count > 0; }
+};
+
+/// A topology that may limit each node's injection and ejection by links of its
+/// own (node_links()). The flow kernel then counts, per node, what its tasks send
+/// to other nodes and what they receive from them, as one more class of links.
+template <class T>
+concept InjectionLimitedTopology = Topology<T> && requires(const T& topo) {
+    { topo.node_links() } -> std::same_as<NodeLinks>;
 };
 
 /// The most terminals any router of T serves (1 unless T is concentrated).

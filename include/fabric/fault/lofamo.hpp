@@ -11,6 +11,9 @@
 // the service network broken after two unanswered pings (the report's
 // SNET_MON_PING_TMOUT, retried once).
 //
+// A neighbour's DFM files each LiFaMa message it hears in its Remote Fault
+// Descriptor Register for that direction (Table 5). A link sick by its bit errors
+// (inject_bit_errors) is found by the CRC count of fault/lofamo_link_health.hpp.
 // Times are in microseconds. The timers of node v run with phase
 // v * phase_step (mod the period), so that nodes do not tick in lockstep.
 #pragma once
@@ -29,7 +32,9 @@
 
 #include <fabric/core/error.hpp>
 #include <fabric/fault/event_queue.hpp>
+#include <fabric/fault/lofamo_descriptors.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
+#include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
 namespace fabric::lofamo {
@@ -55,6 +60,24 @@ public:
                                 "a fault that silences the master's host cannot reach its own Fault Supervisor; "
                                 "inject it on another node");
         faults_.push_back({fault, node, dir, at});
+    }
+
+    /// From `at` on, the link of `node` towards `dir` delivers words with error rate
+    /// `ber` (Table 16's measure) to `node` while carrying `bytes_per_us` in packets
+    /// of `payload_bytes`: a link_sick fault when its CRC errors a byte pass
+    /// Timing::crc_threshold (time_to_sick_us); none when they never do. Returns
+    /// when it turns sick (infinity: never).
+    double inject_bit_errors(std::size_t node, Direction dir, double ber, double bytes_per_us, double at,
+                             std::uint32_t payload_bytes = 4096) {
+        const double after = time_to_sick_us(ber, bytes_per_us, t_.crc_threshold, payload_bytes);
+        if (std::isfinite(after)) inject(Fault::link_sick, node, at + after, dir);
+        return at + after;
+    }
+
+    /// Node v's Remote Fault Descriptor Registers: the last LiFaMa message from each direction.
+    [[nodiscard]] const RemoteFaultDescriptor& remote_faults(std::size_t v) const {
+        fabric::detail::require(v < n_, "node ", v, " is out of range; valid: 0 to ", n_ - 1);
+        return nodes_[v].rfd;
     }
 
     /// Runs until `until` (us) and returns how the supervisor learnt of each fault.
@@ -127,6 +150,7 @@ private:
         bool host_alive = true, dnp_alive = true, snet_ok = true, snet_declared_broken = false;
         std::uint32_t dwr = 0, hwr = 0;  // the registers, encoded, as in the DNP
         DnpWatchdogRegister dnp_status{};       // what the DFM writes next
+        RemoteFaultDescriptor rfd{};            // the last LiFaMa message from each neighbour (Table 5)
         HostWatchdogRegister host_status{};     // what the HFM writes next
         std::vector<Trail> dfm_pending;         // facts the DFM will put in its next DWR write
         std::vector<Trail> dwr_trails;          // facts in the DWR now, for the HFM to read
@@ -268,14 +292,21 @@ private:
         }
         if (hwr.valid) saw_host_once_[v] = true;
         pass_on(node.hwr_trails, to_tell, "DFM reads the Host Watchdog Register");
-        // The host's troubles travel to the neighbours in the Credits (LiFaMa).
+        // The host's troubles travel to the neighbours in the Credits (LiFaMa): the
+        // host's fields as the HWR last told them, the DNP's own health.
+        LifamaMessage ldm{.service_net = hwr.service_net, .memory = hwr.memory, .peripheral = hwr.peripheral};
+        ldm.core = node.dnp_status.core, ldm.current = node.dnp_status.current;
+        ldm.voltage = node.dnp_status.voltage, ldm.temperature = node.dnp_status.temperature;
+        ldm.link = node.dnp_status.link;
+        ldm.valid = true;
         for (auto& tr : to_tell) {
             for (const auto& [w, d] : neighbours(v)) {
                 const auto back = static_cast<std::size_t>(opposite(d));
                 Trail copy = tr;
-                events_.push(now_ + t_.lifama, [this, w = w, back, copy]() mutable {
+                events_.push(now_ + t_.lifama, [this, w = w, back, copy, word = ldm.encode()]() mutable {
                     Node& nb = nodes_[w];
                     if (!nb.dnp_alive) return;
+                    nb.rfd.file(static_cast<Direction>(back), word);
                     nb.dnp_status.neighbour_failing[back] = true;
                     copy.stage("LiFaMa message in a Credit -> neighbour DFM", now_);
                     nb.dfm_pending.push_back(std::move(copy));

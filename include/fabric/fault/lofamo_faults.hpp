@@ -22,12 +22,13 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/fault/lofamo_descriptors.hpp>
 
 namespace fabric::lofamo {
 
 struct Timing {
-    double dnp_write = 500e3;      // DFM writes the DWR (us)
-    double dnp_read = 1000e3;      // DFM reads and invalidates the HWR
+    double dnp_write = 500e3;      // DFM writes the DWR (us); the R/W TIMER: 1 ms to 65 s
+    double dnp_read = 1000e3;      // DFM reads and invalidates the HWR; the R/W TIMER too
     double host_write = 500e3;     // HFM writes the HWR
     double host_read = 1000e3;     // HFM reads and invalidates the DWR
     double credit_timeout = 10;    // no Credit for this long: link broken
@@ -35,13 +36,16 @@ struct Timing {
     double service_net = 100;      // a diagnostic message to the master over the service network
     double ping_period = 3e6;      // SNET_MON_PING_TMOUT
     double phase_step = 1e3;       // timer phase offset per node
-    double crc_threshold = 1e-6;   // CRC errors per transferred byte above which a link is sick
+    double crc_threshold = 1e-6;   // CRC errors per transferred byte above which a link is sick (ours: the
+                                   // report's threshold is "programmable" and given no value)
 
     void validate() const {
         fabric::detail::require(dnp_write < dnp_read, "LO|FA|MO needs T_write < T_read on the DNP side; got ",
                                 dnp_write, " and ", dnp_read, " us");
         fabric::detail::require(host_write < host_read, "LO|FA|MO needs T_write < T_read on the host side; got ",
                                 host_write, " and ", host_read, " us");
+        require_rw_timer("the DWR write period (dnp_write)", dnp_write);
+        require_rw_timer("the HWR read period (dnp_read)", dnp_read);
         fabric::detail::require(dnp_write > 0 && host_write > 0 && credit_timeout > 0 && ping_period > 0,
                                 "LO|FA|MO periods and timeouts must be positive");
         fabric::detail::require(dnp_read < 2 * host_write + host_read && host_read < 2 * dnp_write + dnp_read,

@@ -1,5 +1,6 @@
 // The three link classes of the PERCS hub network (Arimilli et al.; Chakaravarthy
-// et al., section II). Bandwidths are per direction. The mapping paper uses 21, 5
+// et al., section II), and the W links from the hub to its node's POWER7 chips.
+// Bandwidths are per direction. The mapping paper uses 21, 5
 // and 10 GB/s for LL, LR and D; the interconnect paper's all-to-all model uses
 // 24 GB/s for LL, so every bandwidth is a parameter with the mapping paper's value
 // as default. Virtual channels follow the hop position in the longest route,
@@ -49,10 +50,12 @@ struct PercsLR : detail::percs_link<PercsLR> {
     static constexpr double default_bandwidth = 5.0;
 };
 
-/// Optical link between supernodes; long, so its latency is a parameter. A D
-/// link has 10 active optical lanes and 2 spares (Arimilli et al., section V):
-/// it keeps its bandwidth while at most 2 lanes fail, then loses a tenth per lane,
-/// and is down with 12.
+/// Optical link between supernodes; long, so its latency is a parameter.
+/// Lanes: the paper says only that the hub "gracefully degrades performance in
+/// the presence of lane failures" (Arimilli et al., abstract) and gives no lane
+/// count. The count here is the library's assumption, not the paper's: 10
+/// active lanes and 2 spares, so a D link keeps its bandwidth while at most 2
+/// lanes fail, then loses a tenth per lane, and is down with 12.
 struct PercsD : detail::percs_link<PercsD> {
     using percs_link::percs_link;
     static constexpr std::string_view name = "D";
@@ -70,6 +73,23 @@ struct PercsD : detail::percs_link<PercsD> {
     [[nodiscard]] constexpr GBps bandwidth_with_failed_lanes(unsigned failed) const {
         return GBps{bandwidth().count * working_lanes(failed) / active_lanes};
     }
+};
+
+/// The W links that join the hub to the four POWER7 chips of its node (Arimilli
+/// et al., section VII.A: "4 * 24 GiB/s = 96 GiB/s", the injection bandwidth of
+/// a compute node; section V gives the same as 192 GB/s both ways). Data a node
+/// sends into the network or takes out of it crosses them; traffic between the
+/// chips of one node does not (the mapping paper counts it free). Not a network
+/// link: a topology that models them says so (PercsTopology::with_w_links).
+struct PercsW : detail::percs_link<PercsW> {
+    using percs_link::percs_link;
+    static constexpr std::string_view name = "W";
+    static constexpr std::size_t virtual_channels = 1;
+    static constexpr double default_bandwidth = 24.0;
+    static constexpr unsigned links_per_node = 4;  // one to each POWER7 chip
+
+    /// A node's W links together, per direction: 96 GB/s with the paper's 24.
+    [[nodiscard]] constexpr GBps node_bandwidth() const { return GBps{bandwidth().count * links_per_node}; }
 };
 
 }  // namespace fabric

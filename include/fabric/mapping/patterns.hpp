@@ -163,6 +163,54 @@ private:
     std::size_t p_, q_;
 };
 
+/// All-to-all along one dimension of a task grid, as in a pencil-decomposed 3-D FFT
+/// (Arimilli et al., section VII.B): every task sends 1/(k - 1) to each of the
+/// other k - 1 tasks whose coordinates differ from its own in dimension `dim`
+/// alone (k its extent); MPI's convention, no unit to itself. On a grid of
+/// extents {32, 256} placed one task a PERCS hub, dimension 0 stays inside a
+/// supernode and dimension 1 crosses the supernodes.
+class GridAllToAllTraffic {
+public:
+    constexpr GridAllToAllTraffic(Grid grid, std::size_t dim) : grid_(std::move(grid)), dim_(dim) {
+        detail::require(dim < grid_.rank(), "all-to-all along dimension ", dim, ": the grid has ", grid_.rank(),
+                        " dimensions");
+        detail::require(grid_.extent(dim) >= 2, "all-to-all along dimension ", dim, " needs an extent of at least "
+                        "2; got ", grid_.extent(dim));
+        for (std::size_t d = 0; d < dim; ++d) stride_ *= grid_.extent(d);
+    }
+    [[nodiscard]] constexpr std::size_t task_count() const { return grid_.size(); }
+    template <class F>
+    constexpr void for_each_flow(F&& f) const {
+        for (std::size_t t = 0; t < grid_.size(); ++t)
+            for_each_flow_from(t, [&](std::size_t d, double share) { f(t, d, share); });
+    }
+    /// The flows of task t: the other tasks of its line along the dimension, in order.
+    template <class F>
+    constexpr void for_each_flow_from(std::size_t t, F&& f) const {
+        const std::size_t k = grid_.extent(dim_);
+        const double share = 1.0 / static_cast<double>(k - 1);
+        const std::size_t own = t / stride_ % k, first = t - own * stride_;
+        for (std::size_t i = 0; i < k; ++i)
+            if (i != own) f(first + i * stride_, share);
+    }
+    /// A shift of the grid keeps every line.
+    [[nodiscard]] constexpr bool invariant_under(const Translations& group) const {
+        return grid_.translations_are_shifts(group);
+    }
+    [[nodiscard]] constexpr std::size_t sample(std::size_t src, Random& rng) const {
+        const std::size_t k = grid_.extent(dim_);
+        const std::size_t own = src / stride_ % k;
+        auto i = static_cast<std::size_t>(rng.below(k - 1));
+        if (i >= own) ++i;
+        return src - own * stride_ + i * stride_;
+    }
+
+private:
+    Grid grid_;
+    std::size_t dim_;
+    std::size_t stride_ = 1;
+};
+
 /// Bit complement: task t sends its unit to ~t (n a power of two).
 class BitComplementTraffic {
 public:

@@ -167,7 +167,9 @@ constexpr Placement percs_placement(const PercsTopology& t, TaskGrid g, PercsMap
     return detail::placement_from_processors(percs_processors(t, g, mapping, seed), t);
 }
 
-/// The hot spot of the interconnect paper (section VII): hub k of supernode `from`
+/// A hot spot in the sense of the interconnect paper's section VI ("communication
+/// patterns that involve small numbers of compute nodes" gain from indirect
+/// routes); the pattern is the library's, the paper gives none: hub k of supernode `from`
 /// sends one unit to hub k of supernode `to`, for all 32 k; nobody else sends.
 /// With direct routing the 32 flows share the one D link between the two.
 constexpr TrafficMatrix percs_supernode_hotspot(const PercsTopology& t, std::uint32_t from, std::uint32_t to) {

@@ -106,11 +106,51 @@ constexpr SymmetricLoads by_symmetry(const Fab& fab, const P& pattern, std::size
     else return symmetric_link_load(fab, pattern, per_node);
 }
 
-template <class Fab>
-constexpr LinkLoads loads_of(const Fab& fab, SymmetricLoads run, std::size_t tasks) {
+/// The loads with the topology's node links added as a class, where it models
+/// them (InjectionLimitedTopology): per node, the tasks' flows to other nodes
+/// (injection) and from them (ejection); flows between tasks of one node cross
+/// no link. One more walk over the flows, only where the links are modelled.
+template <class T, class P>
+constexpr LinkLoads with_node_links(LinkLoads loads, const T& topo, const P& pattern, const Placement& placement) {
+    if constexpr (InjectionLimitedTopology<T>) {
+        const NodeLinks links = topo.node_links();
+        if (!links.modelled()) return loads;
+        std::vector<double> out(topo.node_count(), 0.0), in(topo.node_count(), 0.0);
+        const std::uint32_t* node_of = placement.nodes().data();
+        FlowBudget budget;
+        pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+            const std::uint32_t a = node_of[s], b = node_of[d];
+            if (a == b) return;
+            budget.spend();
+            out[a] += amount;
+            in[b] += amount;
+        });
+        ClassLoad cls;
+        cls.link_name = links.name;
+        cls.bandwidth = links.bandwidth;
+        cls.channels = 2 * topo.node_count();
+        for (const std::vector<double>* way : {&out, &in})
+            for (const double load : *way) {
+                cls.total_load += load;
+                cls.max_load = load > cls.max_load ? load : cls.max_load;
+            }
+        return std::move(loads).with_node_class(cls);
+    } else {
+        (void)topo, (void)pattern, (void)placement;
+        return loads;
+    }
+}
+
+template <class Fab, class P>
+constexpr LinkLoads loads_of(const Fab& fab, SymmetricLoads run, const P& pattern) {
     using T = typename Fab::topology_type;
-    const double tasks_per_node = static_cast<double>(tasks) / static_cast<double>(fab.topology().node_count());
-    return finish_loads<T>(std::move(run.loads), std::move(run.classes), tasks_per_node);
+    const std::size_t tasks = pattern.task_count(), nodes = fab.topology().node_count();
+    const double tasks_per_node = static_cast<double>(tasks) / static_cast<double>(nodes);
+    LinkLoads loads = finish_loads<T>(std::move(run.loads), std::move(run.classes), tasks_per_node);
+    if constexpr (InjectionLimitedTopology<T>)
+        if (fab.topology().node_links().modelled())
+            return with_node_links(std::move(loads), fab.topology(), pattern, Placement::blocked(tasks, nodes));
+    return loads;
 }
 
 /// link_load with the placement it makes itself, by symmetry when BySymmetry and the
@@ -122,7 +162,7 @@ constexpr LinkLoads own_placement_loads(const Fab& fab, const P& pattern) {
         if constexpr (BySymmetry && symmetry_undeclared<Fab, P>().empty()) {
             if (const std::size_t per = own_tasks_per_node(fab, pattern); per > 0)
                 if (SymmetricLoads run = symmetric_link_load(fab, pattern, per); run.declined.empty())
-                    return loads_of(fab, std::move(run), pattern.task_count());
+                    return loads_of(fab, std::move(run), pattern);
         }
         if constexpr (ConcentratedTopology<typename Fab::topology_type>) {
             const std::size_t terminals = terminal_count(fab.topology()), per = terminals_per_node(fab.topology());
@@ -150,7 +190,7 @@ constexpr LinkLoads link_load(const Fab& fab, const P& pattern, const Placement&
             if (placement.task_count() == pattern.task_count() && placement.node_count() == fab.topology().node_count())
                 if (const std::size_t per = detail::tasks_per_node_of(placement); per > 0)
                     if (detail::SymmetricLoads run = detail::symmetric_link_load(fab, pattern, per); run.declined.empty())
-                        return detail::loads_of(fab, std::move(run), pattern.task_count());
+                        return detail::loads_of(fab, std::move(run), pattern);
         }
         return detail::flow_kernel(fab, pattern, placement);
     } else {
@@ -217,7 +257,7 @@ constexpr LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placemen
     }
     const double tasks_per_node =
         static_cast<double>(placement.task_count()) / static_cast<double>(topo.node_count());
-    return detail::summarise_loads(topo, std::move(loads), tasks_per_node);
+    return with_node_links(detail::summarise_loads(topo, std::move(loads), tasks_per_node), topo, pattern, placement);
 }
 }  // namespace detail
 

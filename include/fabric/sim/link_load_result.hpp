@@ -25,7 +25,7 @@ struct ClassLoad {
     std::string_view link_name;
     GBps bandwidth{};
     double max_load = 0;       // units per channel, each task injecting one unit
-    ChannelId busiest{};       // a channel carrying max_load (the lowest index)
+    ChannelId busiest{};       // a channel carrying max_load (the lowest index); none for node links
     std::size_t channels = 0;  // channels of this class that exist
     double total_load = 0;     // summed over the class
     /// GB/s per node that the class allows: tasks_per_node * bandwidth / max_load.
@@ -50,6 +50,16 @@ public:
     /// Loads indexed by channel slot, node * ports_per_node + port (0 where there is no link).
     [[nodiscard]] constexpr std::span<const double> per_channel() const { return loads_; }
     [[nodiscard]] constexpr std::size_t ports_per_node() const { return ports_; }
+
+    /// These loads with one more class, listed last, whose channels are not the
+    /// topology's: a node's injection and ejection links (InjectionLimitedTopology),
+    /// one channel each way a node, loaded with what the node's tasks send to other
+    /// nodes and receive from them. Its throughput counts in the bottleneck.
+    [[nodiscard]] constexpr LinkLoads with_node_class(ClassLoad cls) && {
+        if (cls.max_load > 0) cls.throughput = tasks_ * cls.bandwidth.count / cls.max_load;
+        classes_.push_back(cls);
+        return LinkLoads(ports_, std::move(loads_), std::move(classes_), tasks_);
+    }
 
     [[nodiscard]] constexpr const std::vector<ClassLoad>& classes() const { return classes_; }
     [[nodiscard]] constexpr const ClassLoad& link_class(std::size_t c) const { return classes_[c]; }

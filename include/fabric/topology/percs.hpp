@@ -70,10 +70,26 @@ public:
 
     /// The system of the interconnect paper's all-to-all model: 32 d + 1
     /// supernodes, one D link between each pair, d D links on every hub, no self-loops.
+    /// Its hubs have W links (with_w_links): the model's bound is stated against them.
     static PercsTopology alltoall_model(std::uint32_t d, PercsLL ll = PercsLL(GBps{24.0}), PercsLR lr = {},
                                         PercsD dl = {}) {
         detail::require(d >= 1 && d <= max_d_ports, "the all-to-all model needs 1 to 16 D links per hub; got ", d);
-        return PercsTopology(nodes_per_supernode * d + 1, 1, Wiring::circulant, ll, lr, dl);
+        return PercsTopology(nodes_per_supernode * d + 1, 1, Wiring::circulant, ll, lr, dl).with_w_links();
+    }
+
+    /// The same system with each node's injection and ejection limited by its W
+    /// links (the interconnect paper's hub, section VII.A: 4 x 24 GiB/s = 96 GiB/s a
+    /// node). Without them (the mapping paper's model, which counts only LL, LR and
+    /// D), injection is not limited.
+    [[nodiscard]] constexpr PercsTopology with_w_links(PercsW w = {}) const {
+        PercsTopology t = *this;
+        t.w_links_ = w;
+        t.w_modelled_ = true;
+        return t;
+    }
+    /// The W links of a node together, when modelled (concepts/topology.hpp).
+    [[nodiscard]] constexpr NodeLinks node_links() const {
+        return w_modelled_ ? NodeLinks{PercsW::name, w_links_.node_bandwidth()} : NodeLinks{PercsW::name, GBps{0.0}};
     }
 
     // --- sizes -------------------------------------------------------------------------
@@ -220,6 +236,8 @@ private:
     std::uint32_t d_ports_ = 0;
     Wiring wiring_;
     link_types links_;
+    PercsW w_links_{};
+    bool w_modelled_ = false;
 };
 
 namespace detail {

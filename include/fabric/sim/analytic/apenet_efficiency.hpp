@@ -64,6 +64,19 @@ struct ApenetEfficiency {
 
     /// Link bandwidth in MB/s for a line rate of `gbps` (8b10b: 80% of it is data).
     [[nodiscard]] constexpr double bandwidth_MBps(double gbps) const { return et() * gbps * 0.8 / 8.0 * 1e3; }
+
+    /// The model for a stream of messages of `message_bytes` (Fig. 13's abscissa):
+    /// a message of up to S_MAX bytes is one packet of that payload, a longer one
+    /// is cut into S_MAX packets (the powers of two Fig. 13 plots divide evenly).
+    /// The link's side of Fig. 13 only: the report's curve is also held below the
+    /// host read bandwidth (Fig. 12), for which the report gives no numbers.
+    [[nodiscard]] constexpr ApenetEfficiency for_message(std::uint64_t message_bytes) const {
+        detail::require(message_bytes >= word_bytes, "a message needs at least one ", word_bytes, "-byte word; got ",
+                        message_bytes);
+        ApenetEfficiency e = *this;
+        if (message_bytes < payload_bytes) e.payload_bytes = static_cast<std::uint32_t>(message_bytes);
+        return e;
+    }
 };
 
 }  // namespace fabric::analytic

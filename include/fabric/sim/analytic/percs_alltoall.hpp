@@ -18,6 +18,7 @@ struct PercsAlltoall {
     double ll_bandwidth = 24.0;  // GB/s; the interconnect paper's figure for this model
     double lr_bandwidth = 5.0;
     double d_bandwidth = 10.0;
+    double w_bandwidth = 24.0;  // each of the 4 W links from the hub to a POWER7 chip
 
     // Path counts e(P) for a hub with d D links.
     static constexpr double e_ll(double) { return 7; }
@@ -58,6 +59,12 @@ struct PercsAlltoall {
     [[nodiscard]] constexpr double direct_bandwidth(double d) const {
         return destinations(d) * std::min({b_ll(d), b_lr(d), b_d(d)});
     }
+
+    /// A compute node's injection (and ejection) bandwidth: its 4 W links, 4 x 24 =
+    /// 96 GB/s. The bound above stays below it for every d ("close to the
+    /// injection bandwidth", the paper says of d >= 8), so the W links never limit
+    /// the all-to-all.
+    [[nodiscard]] constexpr double injection_bandwidth() const { return 4 * w_bandwidth; }
 
     /// The class that limits: 0 LL, 1 LR, 2 D (ties to the later class).
     [[nodiscard]] constexpr int bottleneck(double d) const {

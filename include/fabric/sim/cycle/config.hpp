@@ -3,10 +3,12 @@
 // Validated once, when a simulator is built.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <vector>
 
 #include <fabric/core/error.hpp>
@@ -169,6 +171,39 @@ struct RouterSettings {
     }
 };
 
+/// Latencies in cycles, one per link class (LinkSettings::class_latency): a value
+/// of fixed capacity, so that a copy or a move of the settings carries it whole.
+class ClassLatencies {
+public:
+    static constexpr std::size_t capacity = 8;
+    constexpr ClassLatencies() = default;
+    constexpr ClassLatencies(std::initializer_list<std::uint32_t> cycles) { assign(cycles.begin(), cycles.end()); }
+    /// From any range of latencies (a command line's list), at most `capacity`.
+    template <class It>
+    constexpr void assign(It first, It last) {
+        size_ = 0;
+        for (; first != last; ++first) {
+            detail::require(size_ < capacity, "class_latency: at most ", capacity, " link classes");
+            cycles_[size_++] = static_cast<std::uint32_t>(*first);
+        }
+    }
+    [[nodiscard]] constexpr std::size_t size() const { return size_; }
+    [[nodiscard]] constexpr bool empty() const { return size_ == 0; }
+    [[nodiscard]] constexpr std::uint32_t operator[](std::size_t c) const { return cycles_[c]; }
+    [[nodiscard]] constexpr const std::uint32_t* begin() const { return cycles_.data(); }
+    [[nodiscard]] constexpr const std::uint32_t* end() const { return cycles_.data() + size_; }
+    friend constexpr bool operator==(const ClassLatencies& a, const ClassLatencies& b) {
+        if (a.size_ != b.size_) return false;
+        for (std::size_t i = 0; i < a.size_; ++i)
+            if (a.cycles_[i] != b.cycles_[i]) return false;
+        return true;
+    }
+
+private:
+    std::array<std::uint32_t, capacity> cycles_{};
+    std::size_t size_ = 0;
+};
+
 /// The links' timing.
 struct LinkSettings {
     /// Link latency in cycles for every link, and one flit per cycle, when cycle_ns is 0.
@@ -183,6 +218,13 @@ struct LinkSettings {
     /// as a credit does on a long cable. Off (the default): the flow control's
     /// delay alone, the same on every link.
     bool feedback_over_link = false;
+    /// Latency in cycles of each link class of the topology, indexed as
+    /// Topology::link_class numbers them (a dragonfly: local 0, global 1), in place
+    /// of link_latency or of what cycle_ns derives from the class's link type; its
+    /// size must be the topology's class count. Empty (the default): every class
+    /// as above. BookSim's dragonflynew: {10, 100}. The terminal channels have
+    /// theirs in TerminalSettings (injection_latency, ejection_latency).
+    ClassLatencies class_latency{};
 
     void validate() const {
         detail::require(link_latency >= 1, "cycle simulation needs a link latency of at least 1 cycle; got 0");
@@ -192,6 +234,9 @@ struct LinkSettings {
         detail::require(std::isfinite(cycle_ns) && cycle_ns <= 1e9, "cycle_ns must be finite and at most 1e9; got ",
                         cycle_ns);
         detail::require(cycle_ns == 0 || flit_bytes >= 1, "flit_bytes must be at least 1 when cycle_ns is set");
+        for (const std::uint32_t latency : class_latency)
+            detail::require(latency >= 1 && latency <= max_delay_cycles, "class_latency: every link class needs a "
+                            "latency of 1 to ", max_delay_cycles, " cycles; got ", latency);
     }
 };
 

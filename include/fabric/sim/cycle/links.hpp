@@ -2,7 +2,8 @@
 // router and input port it leads to, the channel that feeds each input port, and
 // its latency and serialisation in cycles, derived once from the topology and,
 // when the configuration gives a cycle time, from each link class's latency and
-// bandwidth. Slowing a link (fewer working lanes) grows its serialisation. What a
+// bandwidth; a latency given per class (LinkSettings::class_latency) replaces
+// either. Slowing a link (fewer working lanes) grows its serialisation. What a
 // flit's hop reads of its link sits in one record.
 #pragma once
 
@@ -43,6 +44,12 @@ public:
                 class_latency[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(lat - 1e-9)));
                 class_serial[c] = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(ser - 1e-9)));
             });
+        }
+        if (!cfg.class_latency.empty()) {
+            detail::require(cfg.class_latency.size() == link_class_count_v<T>, "class_latency gives ",
+                            cfg.class_latency.size(), " latencies; this topology has ", link_class_count_v<T>,
+                            " link classes, one latency each (or none: link_latency for all)");
+            class_latency.assign(cfg.class_latency.begin(), cfg.class_latency.end());
         }
         for (const Channel& link : views::channels(topo)) {
             const std::size_t c = link.index;
