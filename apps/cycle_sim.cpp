@@ -164,6 +164,9 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within(0.0, 1e6))->capture_default_str();
             app.add_option("--max-samples", s.max_samples, "with --sample-period: periods in all, warm-up included")
                 ->check(fabric_apps::within<std::uint32_t>(1, 1000000))->capture_default_str();
+            app.add_option("--warmup-periods", s.warmup_periods, "with --sample-period: warm-up lasts this many "
+                           "periods (BookSim's warmup_periods); 0: until the changes are within --warmup-thres")
+                ->check(fabric_apps::within<std::uint32_t>(0, 1000000))->capture_default_str();
             app.add_option("--latency-thres", s.latency_thres, "with --sample-period: a mean latency above this stops "
                            "the run as unstable (saturated); 0: no limit")
                 ->check(fabric_apps::within(0.0, 1e12))->capture_default_str();

@@ -52,6 +52,7 @@ struct RunSettings {
     double warmup_thres = 0.05;              // relative change that ends warm-up
     double stopping_thres = 0.05;            // relative change that counts towards convergence
     std::uint32_t max_samples = 10;          // periods in all
+    std::uint32_t warmup_periods = 0;        // warm-up periods (0: until the threshold is met)
     double latency_thres = 500;              // mean latency past which a run is unstable (0: none)
     bool wait_for_tail_credit = false;       // an output VC waits for its last packet's tail credit
     bool speculative = false;                // heads bid for the switch while VC allocation runs
@@ -99,7 +100,7 @@ struct RunSettings {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, k, a, h, g, p, routing, vcs, dateline, vc_buf, packet, burst, pattern, rate,
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
-                                                injection_queues, switching, allocator, watchdog, memory_limit, source_queue, json, sample_period, warmup_thres, stopping_thres, max_samples,
+                                                injection_queues, switching, allocator, watchdog, memory_limit, source_queue, json, sample_period, warmup_thres, stopping_thres, max_samples, warmup_periods,
                                                 latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, preset)
 
 }  // namespace fabric_apps

@@ -71,6 +71,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.sampling.warmup_threshold = s.warmup_thres;
     c.sampling.stopping_threshold = s.stopping_thres;
     c.sampling.max_samples = s.max_samples;
+    c.sampling.warmup_periods = s.warmup_periods;
     c.sampling.latency_threshold = s.latency_thres;
     c.on_progress = fabric_apps::terminal_progress();
     return c;
