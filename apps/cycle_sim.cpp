@@ -15,6 +15,7 @@
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/topology/dragonfly.hpp>
 
+#include "common/booksim_file.hpp"
 #include "common/dist.hpp"
 #include "common/tool.hpp"
 #include "common/numbers.hpp"
@@ -91,12 +92,22 @@ int simulate(const RunSettings& s) {
 
 int main(int argc, char** argv) {
     const fabric_apps::MpiScope mpi(argc, argv);
+    // --booksim FILE [key=value ...]: BookSim's settings as the options they translate to (docs/booksim_files.md).
+    std::vector<std::string> booksim_args;
+    std::vector<char*> booksim_argv;
+    try {
+        fabric_apps::booksim::expand(argc, argv, booksim_args, booksim_argv);
+    } catch (const config_error& e) {
+        if (fabric_apps::root_rank()) std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a "
         "HyperX under dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or "
         "a k-ary n-tree under nearest-common-ancestor routing; a deadlock exits with "
-        "status 3.",
+        "status 3. --booksim FILE [key=value ...] runs a BookSim2 configuration file as the options it translates "
+        "to (docs/booksim_files.md).",
         [](CLI::App& app, RunSettings& s) {
             app.add_option("--topology", s.topology, "torus, mesh, hypercube, hyperx, dragonfly (one terminal a "
                            "router, or --p) or fattree (k terminals a leaf switch)")->check(fabric_apps::one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"}))->capture_default_str();
