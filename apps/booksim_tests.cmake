@@ -101,3 +101,15 @@ fabric_check(NAME app.cycle_sim.booksim.translation
                    "\"warmup_thres\": 0\\.05," "\"stopping_thres\": 0\\.05," "\"seeds\": \\[\n  7\n \\]"
                    "\"terminal_latency\": \\[\n  2,\n  1\n \\]" "\"head_turnaround\": 1," "\"preset\": \"booksim-iq\""
                    "\"speculative\": false")
+
+# --trace: tests/data/small_trace.csv on an 8-node ring (dor-positive, 2-flit packets, the library's default router):
+# 0 -> 2, 64 bytes = 4 flits in two packets over 2 hops: the first tail at 15, the second 3 cycles behind: 18;
+# 3 -> 4, one flit over 1 hop: 2 pipelines of 4 and a link: 9; 5 -> 1 (class 1), one flit over 4 hops: 5 x 4 + 4 = 24.
+fabric_check(NAME app.cycle_sim.trace
+             COMMAND cycle_sim --trace ${PROJECT_SOURCE_DIR}/tests/data/small_trace.csv --dims 8 --routing dor-positive
+                     --packet 2 --class-priority 0,1
+             MATCH "message,cycle,source,destination,flits,class,latency\n0,0,0,2,4,0,18\n1,100,3,4,1,0,9\n2,200,5,1,1,1,24\n"
+                   "# 3 messages delivered, 0 lost; latency mean 17\\.00 ")
+fabric_check(NAME app.cycle_sim.trace_bad_terminal EXIT 2
+             COMMAND cycle_sim --trace ${PROJECT_SOURCE_DIR}/tests/data/small_trace.csv --dims 4 --class-priority 0,1
+             MATCH "fabric: [^\n]*small_trace\\.csv:4: terminal 4 is past the network's 4 terminals")

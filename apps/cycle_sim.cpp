@@ -204,6 +204,11 @@ int main(int argc, char** argv) {
                 ->check(fabric_apps::within<std::uint64_t>(0, std::uint64_t{1} << 62))->delimiter(',');
             app.add_option("--watch-file", s.watch_file, "where --watch writes its CSV trace; -: standard output")
                 ->capture_default_str();
+            app.add_option("--trace", s.trace, "replay this CSV message trace (cycle,source,destination,flits or "
+                           "bytes[,class]; docs/traces.md) instead of the pattern, messages split into packets of at "
+                           "most --packet flits; prints each message's latency (CSV) and their summary");
+            app.add_option("--flit-bytes", s.flit_bytes, "with --trace in bytes: bytes a flit")
+                ->check(fabric_apps::within<std::uint32_t>(1, 1U << 20))->capture_default_str();
             app.add_option("--preset", s.preset, "start from a named set of settings (a --config file and the options "
                            "given override it): booksim-iq is BookSim2's input-queued router and run methodology "
                            "(fabric::BookSimIq: islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, "

@@ -64,6 +64,8 @@ struct RunSettings {
     std::string node_stats;                  // file for per-node rates and latencies (CSV); empty: none
     std::vector<std::uint64_t> watch;        // packets (numbered in creation order) whose flits are traced
     std::string watch_file = "-";            // where the trace goes (CSV); -: standard output
+    std::string trace;                       // a CSV message trace to replay (docs/traces.md); empty: the pattern
+    std::uint32_t flit_bytes = 16;           // with a trace in bytes: bytes a flit
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
 
     /// booksim-iq: the router, terminal channels and methodology of fabric::BookSimIq
@@ -101,6 +103,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunSettings, topology, dims, n, 
                                                 sweep, seeds, warmup, measure, router_delay, link_latency,
                                                 credit_delay, terminal_latency, head_turnaround,
                                                 injection_queues, switching, allocator, watchdog, memory_limit, source_queue, json, sample_period, warmup_thres, stopping_thres, max_samples, warmup_periods,
-                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, preset)
+                                                latency_thres, channel_stats, node_stats, watch, watch_file, wait_for_tail_credit, speculative, reply_flits, max_outstanding, class_priority, class_rates, trace, flit_bytes, preset)
 
 }  // namespace fabric_apps
