@@ -11,7 +11,7 @@ fabric_check(NAME app.cycle_sim.booksim.torus88
              MATCH "offered 0\\.1[45][0-9]* accepted 0\\.1[45][0-9]* flits/cycle/node; latency mean [0-9.]+"
                    "window: [0-9]+ cycles from cycle [0-9]+, chosen in [0-9]+ sample periods")
 fabric_check(NAME app.cycle_sim.booksim.mesh88_lat
-             COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=2 input_speedup=1 ${booksim_short}
+             COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=1 input_speedup=1 ${booksim_short}
              MATCH "offered 0\\.(09|10)[0-9]* accepted 0\\.(09|10)[0-9]* flits/cycle/node; latency mean [0-9.]+")
 fabric_check(NAME app.cycle_sim.booksim.dragonflyconfig
              COMMAND cycle_sim --booksim ${booksim_data}/dragonflyconfig internal_speedup=1.0 sample_period=100
@@ -21,13 +21,13 @@ fabric_check(NAME app.cycle_sim.booksim.fattree_config
              COMMAND cycle_sim --booksim ${booksim_data}/fattree_config num_vcs=1 hold_switch_for_packet=0 ${booksim_short}
              MATCH "offered 0\\.6[0-9]* accepted 0\\.[0-9]+ flits/cycle/terminal; latency mean [0-9.]+")
 fabric_check(NAME app.cycle_sim.booksim.flatflyconfig
-             COMMAND cycle_sim --booksim ${booksim_data}/flatflyconfig use_noc_latency=0 num_vcs=2 ${booksim_short}
+             COMMAND cycle_sim --booksim ${booksim_data}/flatflyconfig use_noc_latency=0 num_vcs=1 ${booksim_short}
              MATCH "offered 0\\.(09|10)[0-9]* accepted 0\\.(09|10)[0-9]* flits/cycle/terminal; latency mean [0-9.]+")
 
 # The examples as they are: each refused, status 2, naming every key (and its line) cycle_sim cannot honour.
 fabric_check(NAME app.cycle_sim.booksim.mesh88_lat_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat
-             MATCH "fabric: [^\n]*mesh88_lat:40: num_vcs = 8: a mesh here has 1 or 2 VCs"
+             MATCH "fabric: [^\n]*mesh88_lat:40: num_vcs = 8: BookSim lets a packet change VC at every hop, cycle_sim keeps it on one"
                    "fabric: [^\n]*mesh88_lat:54: input_speedup = 2: cycle_sim models BookSim's default 1 of this key only")
 fabric_check(NAME app.cycle_sim.booksim.dragonflyconfig_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/dragonflyconfig
@@ -77,7 +77,7 @@ fabric_check(NAME app.cycle_sim.booksim.no_file EXIT 2 COMMAND cycle_sim --books
 # One translation checked by hand, every setting: mesh88_lat with its refusals lifted.
 #   topology = mesh, k = 8, n = 2                  --topology mesh --dims 8,8
 #   routing_function = dor                         --routing dor
-#   num_vcs = 2 (override)                         --vcs 2 --injection-queues 2
+#   num_vcs = 1 (override)                         --vcs 1 --injection-queues 1
 #   vc_buf_size = 8                                --vc-buf 8
 #   wait_for_tail_credit = 1                       --wait-for-tail-credit
 #   vc_allocator = islip, sw_allocator = islip     --allocator islip
@@ -87,20 +87,28 @@ fabric_check(NAME app.cycle_sim.booksim.no_file EXIT 2 COMMAND cycle_sim --books
 #   traffic = transpose                            --pattern transpose
 #   packet_size = 20                               --packet 20
 #   injection_rate = 0.005 packets                 --rate 0.1 (flits: 0.005 x 20)
+#   use_noc_latency (default 1; a mesh's are 1)    --link-latency 1
 #   sim_type = latency; BookSim's defaults         --warmup-periods 3 --sample-period 1000 --max-samples 10
 #                                                  --latency-thres 500 --warmup-thres 0.05 --stopping-thres 0.05
 #   seed (default 0)                               --seeds 0
 # and from --preset booksim-iq: terminal channels 2,1, head turnaround 1; an option given (--seeds 7) wins.
 fabric_check(NAME app.cycle_sim.booksim.translation
-             COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=2 input_speedup=1 --seeds 7 --dump-config
-             MATCH "\"topology\": \"mesh\"" "\"dims\": \\[\n  8,\n  8\n \\]" "\"routing\": \"dor\"" "\"vcs\": 2,"
-                   "\"injection_queues\": 2," "\"vc_buf\": 8," "\"wait_for_tail_credit\": true" "\"allocator\": \"islip\""
+             COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=1 input_speedup=1 --seeds 7 --dump-config
+             MATCH "\"topology\": \"mesh\"" "\"dims\": \\[\n  8,\n  8\n \\]" "\"routing\": \"dor\"" "\"vcs\": 1,"
+                   "\"injection_queues\": 1," "\"vc_buf\": 8," "\"wait_for_tail_credit\": true" "\"allocator\": \"islip\""
                    "\"credit_delay\": 3," "\"router_delay\": \\[\n  0,\n  1,\n  1,\n  1\n \\]"
                    "\"pattern\": \"transpose\"" "\"packet\": \"20\"" "\"rate\": 0\\.1,"
                    "\"warmup_periods\": 3," "\"sample_period\": 1000," "\"max_samples\": 10," "\"latency_thres\": 500\\.0,"
                    "\"warmup_thres\": 0\\.05," "\"stopping_thres\": 0\\.05," "\"seeds\": \\[\n  7\n \\]"
                    "\"terminal_latency\": \\[\n  2,\n  1\n \\]" "\"head_turnaround\": 1," "\"preset\": \"booksim-iq\""
-                   "\"speculative\": false")
+                   "\"speculative\": false" "\"link_latency\": 1,")
+# BookSim's torus channels (credits' too) take 2 cycles under its default use_noc_latency = 1, 1 without it.
+fabric_check(NAME app.cycle_sim.booksim.torus_channels
+             COMMAND cycle_sim --booksim ${booksim_data}/torus88 --dump-config
+             MATCH "\"link_latency\": 2," "\"credit_delay\": 2," "\"dateline\": \"whole-ring\"" "\"rate\": 0\\.15,")
+fabric_check(NAME app.cycle_sim.booksim.torus_channels_noc_off
+             COMMAND cycle_sim --booksim ${booksim_data}/torus88 use_noc_latency=0 --dump-config
+             MATCH "\"link_latency\": 1," "\"credit_delay\": 1,")
 
 # --trace: tests/data/small_trace.csv on an 8-node ring (dor-positive, 2-flit packets, the library's default router):
 # 0 -> 2, 64 bytes = 4 flits in two packets over 2 hops: the first tail at 15, the second 3 cycles behind: 18;

@@ -13,7 +13,10 @@
 // and what each becomes are one table, booksim_keys.hpp.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <map>
@@ -142,6 +145,69 @@ inline void parse_override(const std::string& arg, Settings& into) {
     fabric::detail::require(arg.find('=') != std::string::npos, "--booksim: an override is key=value; got '", arg, "'");
     parse(arg + ";", "command line '" + arg + "'", into);
     into[detail::trimmed(arg.substr(0, arg.find('=')))].where = "command line";
+}
+
+/// One cycle_sim option of a translation: --name VALUE, or a flag.
+struct Option {
+    std::string name, value;
+    bool flag = false;
+};
+
+struct Key;
+const Key* find_key(const std::string& name);
+
+/// The settings as the rows read them: given, else BookSim's default; what the
+/// rows emit and what they refuse (every refusal is collected, then reported).
+class Reading {
+public:
+    Reading(const Settings& s, std::string file) : s_(s), file_(std::move(file)) {}
+
+    [[nodiscard]] bool given(const std::string& key) const { return s_.contains(key); }
+    [[nodiscard]] std::string text(const std::string& key) const;
+    [[nodiscard]] const std::vector<std::string>& items(const std::string& key) const {
+        static const std::vector<std::string> none;
+        return given(key) ? s_.at(key).items : none;
+    }
+    /// The key's value as a number; a value that is not one (or a list) is refused (0).
+    double number(const std::string& key) {
+        const std::string t = text(key);
+        double v = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v)) {
+            refuse(key, "a number is expected here");
+            return 0;
+        }
+        return v;
+    }
+    /// The same for a whole number.
+    long long whole(const std::string& key) {
+        const double v = number(key);
+        if (v != std::floor(v)) refuse(key, "a whole number is expected here");
+        return static_cast<long long>(v);
+    }
+    template <class... Parts>
+    void refuse(const std::string& key, const Parts&... reason) {
+        const std::string where = given(key) ? s_.at(key).where + ": " + key + " = " + text(key)
+                                             : file_ + ": " + key + " = " + text(key) + " (BookSim's default; the file "
+                                               "does not set it)";
+        std::string m = fabric::detail::message(where, ": ", reason...);
+        if (std::find(refusals.begin(), refusals.end(), m) == refusals.end()) refusals.push_back(std::move(m));
+    }
+    void emit(std::string name, std::string value) { out.push_back({std::move(name), std::move(value), false}); }
+    void flag(std::string name) { out.push_back({std::move(name), {}, true}); }
+
+    std::vector<Option> out;
+    std::vector<std::string> refusals;
+
+private:
+    const Settings& s_;
+    std::string file_;
+};
+
+/// A number as cycle_sim reads it back exactly (shortest round-trip form).
+inline std::string number_text(double v) {
+    char buf[32];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
 }  // namespace fabric_apps::booksim
