@@ -182,7 +182,10 @@ public:
     /// The same for a whole number.
     long long whole(const std::string& key) {
         const double v = number(key);
-        if (v != std::floor(v)) refuse(key, "a whole number is expected here");
+        if (v != std::floor(v) || std::fabs(v) > 1e15) {
+            refuse(key, "a whole number (of at most 15 digits) is expected here");
+            return 0;
+        }
         return static_cast<long long>(v);
     }
     template <class... Parts>

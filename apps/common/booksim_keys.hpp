@@ -54,7 +54,7 @@ inline void topology(Reading& r, const char* key, const char*) {
     const long long k = r.whole("k"), n = r.whole("n");
     if (k < 1) r.refuse("k", "the radix is at least 1");
     if (t == "torus" || t == "mesh") {
-        if (n < 1 || n > 4) r.refuse("n", "cycle_sim builds a ", t, " of 1 to 4 dimensions");
+        if (n < 1 || n > 4) return r.refuse("n", "cycle_sim builds a ", t, " of 1 to 4 dimensions");
         r.emit("--topology", t);
         r.emit("--dims", extents(k, n));
     } else if (t == "dragonflynew") {
@@ -72,7 +72,7 @@ inline void topology(Reading& r, const char* key, const char*) {
         r.emit("--n", std::to_string(n));
     } else if (t == "flatfly") {
         // BookSim's flattened butterfly: k routers in each of n dimensions, c terminals a router: a HyperX.
-        if (n < 1 || n > 4) r.refuse("n", "cycle_sim builds a HyperX of 1 to 4 dimensions");
+        if (n < 1 || n > 4) return r.refuse("n", "cycle_sim builds a HyperX of 1 to 4 dimensions");
         if (r.text("use_noc_latency") != "0")
             r.refuse("use_noc_latency", "BookSim's flatfly then sets each channel's latency from the routers' places "
                      "on a chip (x, y, xr, yr); cycle_sim gives every link one latency: set use_noc_latency = 0");
