@@ -16,6 +16,7 @@
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/topology/dragonfly.hpp>
 
+#include "common/booksim_file.hpp"
 #include "common/dist.hpp"
 #include "common/tool.hpp"
 #include "cycle_sim/families.hpp"
@@ -165,6 +166,9 @@ Options<RunSettings> RunSettings::options() {
                   "change by at most this fraction", within(0.0, 1e6)),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::max_samples), "--max-samples",
                   "with --sample-period: periods in all, warm-up included", within<std::uint32_t>(1, 1000000)),
+        option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::warmup_periods),
+                  "--warmup-periods", "with --sample-period: warm-up lasts this many periods (BookSim's "
+                  "warmup_periods); 0: until the changes are within --warmup-thres", within<std::uint32_t>(0, 1000000)),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::latency_threshold),
                   "--latency-thres", "with --sample-period: a mean latency above this stops the run as unstable "
                   "(saturated); 0: no limit", within(0.0, 1e12)),
@@ -189,6 +193,10 @@ Options<RunSettings> RunSettings::options() {
                   "of these packets (numbered from 0 in creation order): created, switched, arrived, ejected, with "
                   "cycle, node, port and VC (one run)", within<std::uint64_t>(0, std::uint64_t{1} << 62)),
         option<S>(&S::watch_file, "--watch-file", "where --watch writes its CSV trace; -: standard output", file()),
+        option<S>(&S::trace, "--trace", "replay this CSV message trace (cycle,source,destination,flits or bytes"
+                  "[,class]; docs/traces.md) instead of the pattern, messages split into packets of at most --packet "
+                  "flits; writes each message's latency (CSV) and their summary", Text{}),
+        option<S>(&S::flit_bytes, "--flit-bytes", "with --trace in bytes: bytes a flit", within<std::uint32_t>(1, 1U << 20)),
         option<S>(&S::preset, "--preset", "start from a named set of settings (a --config file and the options given "
                   "override it): booksim-iq is BookSim2's input-queued router and run methodology (fabric::BookSimIq: "
                   "islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, every VC an injection queue, "
@@ -202,11 +210,21 @@ Options<RunSettings> RunSettings::options() {
 
 int main(int argc, char** argv) {
     const fabric_apps::MpiScope mpi(argc, argv);
+    // --booksim FILE [key=value ...]: BookSim's settings as the options they translate to (docs/booksim_files.md).
+    std::vector<std::string> booksim_args;
+    std::vector<char*> booksim_argv;
+    try {
+        fabric_apps::booksim::expand(argc, argv, booksim_args, booksim_argv);
+    } catch (const config_error& e) {
+        if (fabric_apps::root_rank()) std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a HyperX under "
         "dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or a "
         "k-ary n-tree under nearest-common-ancestor routing; one run as text, JSON or CSV, or a sweep (--sweep) as "
-        "CSV or JSON. A deadlock, in one run or any run of a sweep, exits with status 3.",
+        "CSV or JSON. A deadlock, in one run or any run of a sweep, exits with status 3. --booksim FILE [key=value ...] "
+        "runs a BookSim2 configuration file as the options it translates to (docs/booksim_files.md).",
         simulate);
 }

@@ -46,6 +46,8 @@ struct RunSettings : Common {
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none
     std::string node_stats;                  // file for per-node rates and latencies (CSV); empty: none
     std::string watch_file = "-";            // where the trace goes (CSV); -: standard output
+    std::string trace;                       // a CSV message trace to replay (docs/traces.md); empty: the pattern
+    std::uint32_t flit_bytes = 16;           // with a trace in bytes: bytes a flit
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
     /// The kernel's settings the options set as they are (warm-up, window, watchdog,
     /// delays, sampler, request-reply, classes, watch list); cycle_config() adds the rest.

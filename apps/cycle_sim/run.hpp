@@ -13,6 +13,7 @@
 #include <fabric/dist/results.hpp>
 #include <fabric/experiment/sweep.hpp>
 #include <fabric/fabric.hpp>
+#include <fabric/sim/trace_file.hpp>
 
 #include "../common/dist.hpp"
 #ifdef FABRIC_APPS_MPI
@@ -110,6 +111,55 @@ void estimate(const Sim& sim, const RunSettings& s, double routers, double termi
     if constexpr (requires { sim.memory_need(); }) check_run_memory(sim.memory_need(), s, rate, terminals);
 }
 
+/// --trace FILE: the trace's messages replayed (sim/trace_file.hpp), each split into
+/// packets of at most --packet flits; per message its latency, as CSV, then the summary.
+template <class Net>
+int replay(const Net& net, const RunSettings& s, OutputFile& file) {
+    detail::require(s.sweep.empty() && s.kernel.watch.packets.empty() && s.kernel.request_reply.reply_flits == 0 &&
+                        s.class_rates.empty(),
+                    "trace: a trace gives the load, its messages are watched and have no replies: leave out --sweep, "
+                    "--watch, --reply-flits and --class-rates");
+    detail::require(fabric_apps::ranks() == 1, "trace: a trace is replayed on one rank (run it without mpirun)");
+    const std::uint32_t most = fabric_apps::parse_number<std::uint32_t>(s.packet, "packet (with --trace: the largest "
+                                                                        "packet a message is split into, N flits)");
+    const Trace trace = read_trace(s.trace, s.flit_bytes);
+    const auto classes = static_cast<std::uint32_t>(s.kernel.class_priority.size());
+    trace.check(terminal_count(net.topology()), std::max<std::uint32_t>(1, classes));
+    RunSettings loads = s;  // the classes' loads are the trace's: none to give
+    loads.class_rates.assign(classes, 0.0);
+    CycleConfig config = trace_settings(cycle_config(loads), trace, most);
+    fabric_apps::check_work(static_cast<double>(net.topology().node_count()) * static_cast<double>(config.measure) * 4,
+                            "node-cycles", 2e6);
+    MessageLatencies each(trace);
+    CycleSimulator<Net, NamedSwitch> sim(net, each.watching(std::move(config)));
+    const CycleResult r = sim.run_trace(trace.messages);
+    std::ostream& out = file.stream();
+    if (s.format == "json") {
+        nlohmann::json j = experiment::to_json(r);
+        j["message_latencies"] = each.latencies();
+        out << j.dump(1) << '\n';
+    } else {
+        out << "message,cycle,source,destination,flits,class,latency\n";
+        for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+            const TraceMessage& m = trace.messages[i];
+            const std::uint64_t l = each.latencies()[i];
+            out << i << ',' << m.cycle << ',' << m.source << ',' << m.destination << ',' << m.flits << ','
+                << m.traffic_class << ',' << (l == MessageLatencies::lost ? std::string("lost") : std::to_string(l))
+                << '\n';
+        }
+        file.printf("# %llu messages delivered, %llu lost; latency mean %.2f p50 %llu p99 %llu max %llu cycles "
+                    "(creation to the last tail); packets of at most %u flits; last delivery at cycle %llu\n",
+                    static_cast<unsigned long long>(r.messages_delivered),
+                    static_cast<unsigned long long>(r.messages_lost), r.message_latency.mean,
+                    static_cast<unsigned long long>(r.message_latency.p50),
+                    static_cast<unsigned long long>(r.message_latency.p99),
+                    static_cast<unsigned long long>(r.message_latency.max), most,
+                    static_cast<unsigned long long>(r.cycles));
+        if (r.deadlock) out << r.deadlock->describe() << '\n';
+    }
+    return r.deadlock ? 3 : 0;
+}
+
 /// One fabric's simulator with the tool's run-time allocator, run as the options say:
 /// under mpirun, a sweep's loads are dealt over the ranks and one run is partitioned,
 /// its routers dealt to the ranks by `policy` (contiguous slabs, or a family's groups).
@@ -119,6 +169,7 @@ template <class Net, class Policy = Slabs>
 int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, Outputs& out,
                 const Policy& policy = {}, bool checked = true) {
     NamedSwitch::choose(s.allocator);
+    if (!s.trace.empty()) return replay(net, s, out.result);
     std::vector<FlitEvent> watched;
     CycleConfig config = cycle_config(s);
     if (config.injection_queues == 0) {  // one per VC of this fabric, shared by the traffic classes

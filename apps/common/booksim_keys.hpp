@@ -1,0 +1,400 @@
+// The one table of BookSim2 keys cycle_sim knows (booksim_file.hpp reads the
+// files): every key of BookSim2's src/booksim_config.cpp (commit 28f43299), its
+// default there, and what it becomes. Three kinds of row:
+//   - a translation: the cycle_sim options that make BookSim's run (its default
+//     is translated too, so a setting cycle_sim would default otherwise is BookSim's);
+//   - only_default: cycle_sim models BookSim's default and nothing else, so any
+//     other value is refused;
+//   - no_effect: BookSim itself does not read the key in any run cycle_sim makes
+//     (another router, sim_type or topology), or another row reads it.
+// A key not in the table is refused. docs/booksim_files.md explains each row.
+// Included by booksim_file.hpp, after the Settings and the Reading it uses.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <fabric/core/error.hpp>
+
+namespace fabric_apps::booksim {
+
+namespace rows {
+
+using Apply = void (*)(Reading&, const char* key, const char* fallback);
+
+inline void no_effect(Reading&, const char*, const char*) {}
+
+inline void only_default(Reading& r, const char* key, const char* fallback) {
+    const std::string t = r.text(key), d = fallback;
+    char* end = nullptr;
+    const double a = std::strtod(t.c_str(), &end);
+    const bool a_num = !t.empty() && *end == '\0';
+    const double b = std::strtod(d.c_str(), &end);
+    if (a_num && !d.empty() && *end == '\0' ? a != b : t != d)
+        r.refuse(key, "cycle_sim models BookSim's ", d.empty() ? "empty value" : "default " + d,
+                 " of this key only (docs/booksim_files.md)");
+}
+
+/// The cube's extents: k, n times.
+inline std::string extents(long long k, long long n) {
+    std::string s;
+    for (long long d = 0; d < n; ++d) {
+        if (d) s += ',';
+        s += std::to_string(k);
+    }
+    return s;
+}
+
+inline void topology(Reading& r, const char* key, const char*) {
+    const std::string t = r.text(key);
+    const long long k = r.whole("k"), n = r.whole("n");
+    if (k < 1) r.refuse("k", "the radix is at least 1");
+    if (t == "torus" || t == "mesh") {
+        if (n < 1 || n > 4) return r.refuse("n", "cycle_sim builds a ", t, " of 1 to 4 dimensions");
+        r.emit("--topology", t);
+        r.emit("--dims", extents(k, n));
+    } else if (t == "dragonflynew") {
+        // BookSim: p = k terminals and k global ports a router, a = 2k routers a group, a k + 1 groups.
+        if (n != 1) r.refuse("n", "BookSim builds dragonflynew with n = 1 only");
+        if (k > 4) r.refuse("k", "k terminals a router: cycle_sim concentrates 1 to 4 (--p)");
+        r.emit("--topology", "dragonfly");
+        r.emit("--a", std::to_string(2 * k));
+        r.emit("--h", std::to_string(k));
+        r.emit("--g", "0");
+        r.emit("--p", std::to_string(k));
+    } else if (t == "fattree") {
+        r.emit("--topology", "fattree");
+        r.emit("--k", std::to_string(k));
+        r.emit("--n", std::to_string(n));
+    } else if (t == "flatfly") {
+        // BookSim's flattened butterfly: k routers in each of n dimensions, c terminals a router: a HyperX.
+        if (n < 1 || n > 4) return r.refuse("n", "cycle_sim builds a HyperX of 1 to 4 dimensions");
+        if (r.text("use_noc_latency") != "0")
+            r.refuse("use_noc_latency", "BookSim's flatfly then sets each channel's latency from the routers' places "
+                     "on a chip (x, y, xr, yr); cycle_sim gives every link one latency: set use_noc_latency = 0");
+        // x, y, xr, yr then only renumber the terminals, which uniform traffic (the one flatfly takes) does not see.
+        r.emit("--topology", "hyperx");
+        r.emit("--dims", extents(k, n));
+        r.emit("--p", std::to_string(r.whole("c")));
+    } else {
+        r.refuse(key, "cycle_sim builds torus, mesh, dragonflynew, fattree and flatfly");
+    }
+}
+
+inline void routing_function(Reading& r, const char* key, const char*) {
+    struct Name {
+        const char *topology, *function, *word;
+    };
+    static constexpr Name names[] = {{"torus", "dim_order", "dor"}, {"mesh", "dim_order", "dor"},
+                                     {"mesh", "dor", "dor"},        {"dragonflynew", "min", "min"},
+                                     {"dragonflynew", "ugal", "ugal-l"}, {"fattree", "nca", "nca"},
+                                     {"flatfly", "ran_min", "dor"}};
+    const std::string t = r.text("topology"), f = r.text(key);
+    std::string known;
+    for (const Name& n : names) {
+        if (n.topology != t) continue;
+        if (n.function == f) {
+            r.emit("--routing", n.word);
+            // dim_order_torus: a leg that will wrap takes the upper VC for its whole ring.
+            if (t == "torus") r.emit("--dateline", "whole-ring");
+            return;
+        }
+        if (!known.empty()) known += ", ";
+        known += n.function;
+    }
+    if (!known.empty()) r.refuse(key, "on a ", t, " cycle_sim routes ", known);
+}
+
+inline void num_vcs(Reading& r, const char* key, const char*) {
+    const std::string t = r.text("topology"), f = r.text("routing_function");
+    const long long v = r.whole(key);
+    if (t == "torus" || t == "mesh" || t == "flatfly") {
+        // dim_order_torus splits the VCs in two at the dateline: one VC each side here. On a mesh or a flatfly
+        // BookSim lets a packet take any VC at every hop, where cycle_sim keeps it on one (a second VC serves a
+        // second injection queue): measured on mesh88_lat, 2 VCs help there and not here, so only 1 is the same.
+        if (t == "torus" ? v != 2 : v != 1)
+            return r.refuse(key, t == "torus" ? "a torus here has 2 VCs (BookSim's dateline halves)"
+                                              : "BookSim lets a packet change VC at every hop, cycle_sim keeps it on "
+                                                "one: only num_vcs = 1 is the same run");
+        r.emit("--vcs", std::to_string(v));
+        r.emit("--injection-queues", std::to_string(v));  // BookSim's sources use every VC
+    } else if (t == "dragonflynew") {
+        const long long need = f == "ugal" ? 3 : 2;
+        if (v != need) r.refuse(key, "BookSim's ", f, "_dragonflynew uses ", need, " VCs, as cycle_sim's does");
+    } else if (t == "fattree") {
+        if (v != 1) r.refuse(key, "cycle_sim's fat tree has one VC (nca needs no more): set num_vcs = 1");
+        r.emit("--injection-queues", "1");
+    }
+}
+
+inline void vc_buf_size(Reading& r, const char* key, const char*) { r.emit("--vc-buf", r.text(key)); }
+
+inline void flag_if_one(Reading& r, const char* key, const char* option) {
+    const std::string t = r.text(key);
+    if (t == "1") r.flag(option);
+    else if (t != "0") r.refuse(key, "0 or 1");
+}
+inline void wait_for_tail_credit(Reading& r, const char* key, const char*) {
+    flag_if_one(r, key, "--wait-for-tail-credit");
+}
+inline void speculative(Reading& r, const char* key, const char*) { flag_if_one(r, key, "--speculative"); }
+
+inline void routing_delay(Reading& r, const char*, const char*) {
+    std::string d;
+    for (const char* stage : {"routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_final_delay"}) {
+        if (!d.empty()) d += ',';
+        d += std::to_string(r.whole(stage));
+    }
+    r.emit("--router-delay", d);
+}
+
+/// The latency of BookSim's channels between routers, credits' included: 1, but on a
+/// torus with use_noc_latency = 1 (its default) 2, "longer due to wrap around"
+/// (src/networks/kncube.cpp). A flatfly's is refused with the topology unless 1.
+inline long long channel_latency(Reading& r) {
+    const std::string noc = r.text("use_noc_latency");
+    if (noc != "0" && noc != "1") r.refuse("use_noc_latency", "0 or 1");
+    return r.text("topology") == "torus" && noc == "1" ? 2 : 1;
+}
+inline void use_noc_latency(Reading& r, const char*, const char*) {
+    r.emit("--link-latency", std::to_string(channel_latency(r)));
+}
+/// A credit returns after BookSim's credit_delay and its channel's latency.
+inline void credit_delay(Reading& r, const char* key, const char*) {
+    r.emit("--credit-delay", std::to_string(r.whole(key) + channel_latency(r)));
+}
+
+inline const char* allocator_word(const std::string& name) {
+    if (name == "islip") return "islip";
+    if (name == "separable_input_first") return "separable";
+    if (name == "separable_output_first") return "output-first";
+    if (name == "wavefront") return "wavefront";
+    return nullptr;
+}
+inline void sw_allocator(Reading& r, const char* key, const char*) {
+    if (const char* w = allocator_word(r.text(key))) return r.emit("--allocator", w);
+    r.refuse(key, "islip, separable_input_first, separable_output_first or wavefront");
+}
+/// Routes here name each hop's output VC, so a VC allocator has one request per input VC.
+inline void vc_allocator(Reading& r, const char* key, const char*) {
+    if (!allocator_word(r.text(key))) r.refuse(key, "islip, separable_input_first, separable_output_first or wavefront");
+}
+
+inline void traffic(Reading& r, const char* key, const char*) {
+    const std::string t = r.text(key), topo = r.text("topology");
+    const bool digits = t == "tornado" || t == "neighbor";  // read k and n as a cube's
+    if (topo == "flatfly" && t != "uniform")
+        return r.refuse(key, "BookSim's flatfly numbers its terminals by their places on a chip, not as cycle_sim's "
+                        "HyperX (terminal t on router t / c): only uniform traffic is the same");
+    if (digits && topo == "dragonflynew")
+        return r.refuse(key, "BookSim's ", t, " reads k and n as a cube's, which a dragonfly's are not");
+    for (const char* ok : {"uniform", "transpose", "bitrev", "bitcomp", "shuffle", "randperm", "tornado"})
+        if (t == ok) return r.emit("--pattern", t);
+    if (t == "neighbor") return r.emit("--pattern", "neighbour");
+    r.refuse(key, "cycle_sim has uniform, transpose, bitrev, bitcomp, shuffle, randperm, tornado and neighbor");
+}
+
+/// The mean packet size, flits (packet_size: one size, or two with packet_size_rate).
+inline double packet_size(Reading& r, bool emit) {
+    const auto& sizes = r.items("packet_size");
+    if (sizes.empty()) {
+        const long long n = r.whole("packet_size");
+        if (emit) r.emit("--packet", std::to_string(n));
+        return static_cast<double>(n);
+    }
+    const auto& rates = r.items("packet_size_rate");
+    if (sizes.size() != 2 || rates.size() != 2) {
+        if (emit) r.refuse("packet_size", "one size, or two with packet_size_rate = {a, b} (cycle_sim's S:L:P)");
+        return 1;
+    }
+    const double s = std::atof(sizes[0].c_str()), l = std::atof(sizes[1].c_str());
+    const double p = std::atof(rates[0].c_str()) / (std::atof(rates[0].c_str()) + std::atof(rates[1].c_str()));
+    if (emit) r.emit("--packet", sizes[0] + ":" + sizes[1] + ":" + number_text(p));
+    return p * s + (1 - p) * l;
+}
+inline void packet_size(Reading& r, const char*, const char*) { packet_size(r, true); }
+
+/// injection_rate, in packets a cycle a terminal unless injection_rate_uses_flits = 1.
+inline void injection_rate(Reading& r, const char* key, const char*) {
+    if (!r.items(key).empty()) return r.refuse(key, "one rate (a list is per traffic class; classes = 1 here)");
+    const std::string flits = r.text("injection_rate_uses_flits");
+    if (flits != "0" && flits != "1") r.refuse("injection_rate_uses_flits", "0 or 1");
+    const double rate = r.number(key);
+    r.emit("--rate", number_text(flits == "1" ? rate : rate * packet_size(r, false)));
+}
+
+inline void injection_process(Reading& r, const char* key, const char*) {
+    const std::string p = r.text(key);
+    if (p == "on_off") return r.emit("--burst", number_text(r.number("burst_alpha")) + ":" +
+                                                    number_text(r.number("burst_beta")));
+    if (p != "bernoulli") r.refuse(key, "bernoulli or on_off");
+}
+
+inline void sim_type(Reading& r, const char* key, const char*) {
+    if (r.text(key) != "latency")
+        r.refuse(key, "cycle_sim's sampler judges latency and throughput together and drains the measured packets, "
+                 "as BookSim's sim_type = latency; throughput and batch runs are not modelled");
+}
+
+inline void option(Reading& r, const char* key, const char* name) { r.emit(name, number_text(r.number(key))); }
+inline void warmup_periods(Reading& r, const char* key, const char*) { option(r, key, "--warmup-periods"); }
+inline void sample_period(Reading& r, const char* key, const char*) { option(r, key, "--sample-period"); }
+inline void max_samples(Reading& r, const char* key, const char*) { option(r, key, "--max-samples"); }
+/// BookSim: a negative threshold is none; cycle_sim: 0.
+inline void latency_thres(Reading& r, const char* key, const char*) {
+    r.emit("--latency-thres", number_text(std::max(0.0, r.number(key))));
+}
+/// One threshold serves latency and accepted rate here: BookSim's two must agree.
+inline void threshold(Reading& r, const char* key, const char* accepted_key, const char* option) {
+    const double t = r.number(key);
+    if (t != r.number(accepted_key))
+        r.refuse(accepted_key, "cycle_sim's sampler has one threshold for latency and accepted rate: set ", key,
+                 " and ", accepted_key, " alike");
+    r.emit(option, number_text(t));
+}
+inline void warmup_thres(Reading& r, const char* key, const char*) {
+    threshold(r, key, "acc_warmup_thres", "--warmup-thres");
+}
+inline void stopping_thres(Reading& r, const char* key, const char*) {
+    threshold(r, key, "acc_stopping_thres", "--stopping-thres");
+}
+
+inline void seed(Reading& r, const char* key, const char*) {
+    if (r.text(key) == "time") return r.refuse(key, "give a number: a run here is repeatable from its seed");
+    const long long s = r.whole(key);
+    if (s < 0) return r.refuse(key, "a seed here is at least 0");
+    r.emit("--seeds", std::to_string(s));
+}
+
+inline void watch_packets(Reading& r, const char* key, const char*) {
+    if (!r.given(key)) return;
+    std::string list;
+    for (const auto& p : r.items(key).empty() ? std::vector<std::string>{r.text(key)} : r.items(key)) {
+        if (!list.empty()) list += ',';
+        list += p;
+    }
+    r.emit("--watch", list);
+    if (!r.text("watch_out").empty()) r.emit("--watch-file", r.text("watch_out"));
+}
+
+}  // namespace rows
+
+struct Key {
+    const char* name;
+    const char* fallback;  // BookSim2's default
+    rows::Apply apply;
+};
+
+// clang-format off
+inline constexpr Key keys[] = {
+    // topology (k, n, c, x, y, xr and yr are read with it)
+    {"topology", "torus", rows::topology}, {"k", "8", rows::no_effect}, {"n", "2", rows::no_effect},
+    {"c", "1", rows::no_effect}, {"x", "8", rows::no_effect}, {"y", "8", rows::no_effect},
+    {"xr", "1", rows::no_effect}, {"yr", "1", rows::no_effect}, {"use_noc_latency", "1", rows::use_noc_latency},
+    {"routing_function", "none", rows::routing_function}, {"num_vcs", "16", rows::num_vcs},
+    {"subnets", "1", rows::only_default}, {"channel_file", "", rows::only_default},
+    {"link_failures", "0", rows::only_default}, {"fail_seed", "0", rows::only_default},
+    {"in_ports", "5", rows::no_effect}, {"out_ports", "5", rows::no_effect},  // topology = single only
+    {"network_file", "", rows::only_default},
+    // the router
+    {"router", "iq", rows::only_default}, {"vc_buf_size", "8", rows::vc_buf_size},
+    {"buf_size", "-1", rows::only_default}, {"buffer_policy", "private", rows::only_default},
+    {"private_bufs", "-1", rows::only_default}, {"private_buf_size", "1", rows::only_default},
+    {"private_buf_start_vc", "-1", rows::only_default}, {"private_buf_end_vc", "-1", rows::only_default},
+    {"max_held_slots", "-1", rows::only_default}, {"feedback_aging_scale", "1", rows::only_default},
+    {"feedback_offset", "0", rows::only_default},
+    {"wait_for_tail_credit", "0", rows::wait_for_tail_credit}, {"vc_busy_when_full", "0", rows::only_default},
+    {"vc_prioritize_empty", "0", rows::only_default}, {"vc_priority_donation", "0", rows::only_default},
+    {"vc_shuffle_requests", "0", rows::only_default}, {"hold_switch_for_packet", "0", rows::only_default},
+    {"speculative", "0", rows::speculative}, {"spec_check_elig", "1", rows::only_default},
+    {"spec_check_cred", "1", rows::only_default}, {"spec_mask_by_reqs", "0", rows::only_default},
+    {"spec_sw_allocator", "prio", rows::only_default},
+    {"input_speedup", "1", rows::only_default}, {"output_speedup", "1", rows::only_default},
+    {"internal_speedup", "1.0", rows::only_default}, {"output_buffer_size", "-1", rows::only_default},
+    {"noq", "0", rows::only_default}, {"output_delay", "0", rows::only_default},
+    {"routing_delay", "1", rows::routing_delay}, {"vc_alloc_delay", "1", rows::no_effect},
+    {"sw_alloc_delay", "1", rows::no_effect}, {"st_prepare_delay", "0", rows::only_default},
+    {"st_final_delay", "1", rows::no_effect}, {"credit_delay", "0", rows::credit_delay},
+    {"vct", "0", rows::no_effect},  // read by BookSim's event-driven router only
+    {"vc_allocator", "islip", rows::vc_allocator}, {"sw_allocator", "islip", rows::sw_allocator},
+    {"arb_type", "round_robin", rows::only_default}, {"alloc_iters", "1", rows::only_default},
+    // traffic
+    {"classes", "1", rows::only_default}, {"class_priority", "0", rows::only_default},
+    {"priority", "none", rows::only_default}, {"traffic", "uniform", rows::traffic},
+    {"perm_seed", "0", rows::only_default}, {"injection_rate", "0.1", rows::injection_rate},
+    {"injection_rate_uses_flits", "0", rows::no_effect}, {"packet_size", "1", rows::packet_size},
+    {"packet_size_rate", "1", rows::no_effect}, {"injection_process", "bernoulli", rows::injection_process},
+    {"burst_alpha", "0.5", rows::no_effect}, {"burst_beta", "0.5", rows::no_effect},
+    {"burst_r1", "-1.0", rows::only_default},
+    // request-reply traffic and batch runs: BookSim reads these only with use_read_write = 1 or sim_type = batch
+    {"use_read_write", "0", rows::only_default}, {"write_fraction", "0.5", rows::no_effect},
+    {"batch_size", "1000", rows::no_effect}, {"batch_count", "1", rows::no_effect},
+    {"max_outstanding_requests", "0", rows::no_effect},
+    {"read_request_begin_vc", "0", rows::no_effect}, {"read_request_end_vc", "5", rows::no_effect},
+    {"write_request_begin_vc", "2", rows::no_effect}, {"write_request_end_vc", "7", rows::no_effect},
+    {"read_reply_begin_vc", "8", rows::no_effect}, {"read_reply_end_vc", "13", rows::no_effect},
+    {"write_reply_begin_vc", "10", rows::no_effect}, {"write_reply_end_vc", "15", rows::no_effect},
+    {"read_request_subnet", "0", rows::no_effect}, {"read_reply_subnet", "0", rows::no_effect},
+    {"write_request_subnet", "0", rows::no_effect}, {"write_reply_subnet", "0", rows::no_effect},
+    {"read_request_size", "1", rows::no_effect}, {"write_request_size", "1", rows::no_effect},
+    {"read_reply_size", "1", rows::no_effect}, {"write_reply_size", "1", rows::no_effect},
+    // the run
+    {"sim_type", "latency", rows::sim_type}, {"warmup_periods", "3", rows::warmup_periods},
+    {"sample_period", "1000", rows::sample_period}, {"max_samples", "10", rows::max_samples},
+    {"measure_stats", "1", rows::only_default}, {"pair_stats", "0", rows::only_default},
+    {"latency_thres", "500.0", rows::latency_thres}, {"warmup_thres", "0.05", rows::warmup_thres},
+    {"acc_warmup_thres", "0.05", rows::no_effect}, {"stopping_thres", "0.05", rows::stopping_thres},
+    {"acc_stopping_thres", "0.05", rows::no_effect}, {"sim_count", "1", rows::only_default},
+    {"include_queuing", "1", rows::only_default}, {"seed", "0", rows::seed},
+    {"print_activity", "0", rows::only_default}, {"print_csv_results", "0", rows::only_default},
+    {"deadlock_warn_timeout", "256", rows::no_effect},  // BookSim warns; cycle_sim's --watchdog finds the cycle
+    {"viewer_trace", "0", rows::only_default}, {"watch_file", "", rows::only_default},
+    {"watch_flits", "", rows::only_default}, {"watch_packets", "", rows::watch_packets},
+    {"watch_transactions", "", rows::only_default}, {"watch_out", "", rows::no_effect},
+    {"stats_out", "", rows::only_default}, {"sent_packets_out", "", rows::only_default},
+    // the power model
+    {"sim_power", "0", rows::only_default}, {"power_output_file", "pwr_tmp", rows::no_effect},
+    {"tech_file", "", rows::no_effect}, {"channel_width", "128", rows::no_effect},
+    {"channel_sweep", "0", rows::no_effect},
+};
+// clang-format on
+
+inline const Key* find_key(const std::string& name) {
+    for (const Key& k : keys)
+        if (name == k.name) return &k;
+    return nullptr;
+}
+
+inline std::string Reading::text(const std::string& key) const {
+    if (given(key)) return s_.at(key).text;
+    const Key* k = find_key(key);
+    return k ? k->fallback : "";
+}
+
+/// The cycle_sim options that make the run `settings` (of `file`) describe, after
+/// BookSim's input-queued router (--preset booksim-iq); every setting cycle_sim
+/// cannot honour is refused, all of them in one config_error.
+inline std::vector<Option> translate(const Settings& settings, const std::string& file) {
+    Reading r(settings, file);
+    for (const auto& [key, s] : settings)
+        if (!find_key(key))
+            r.refusals.push_back(fabric::detail::message(s.where, ": ", key, ": not a key of BookSim2 "
+                                 "(src/booksim_config.cpp) that cycle_sim knows; docs/booksim_files.md lists them"));
+    r.emit("--preset", "booksim-iq");
+    for (const Key& k : keys) k.apply(r, k.name, k.fallback);
+    if (!r.refusals.empty()) {
+        std::string all;
+        for (const auto& m : r.refusals) {
+            if (!all.empty()) all += '\n';
+            all += m;
+        }
+        throw fabric::config_error(all);
+    }
+    return r.out;
+}
+
+}  // namespace fabric_apps::booksim
