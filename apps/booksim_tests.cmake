@@ -13,10 +13,6 @@ fabric_check(NAME app.cycle_sim.booksim.torus88
 fabric_check(NAME app.cycle_sim.booksim.mesh88_lat
              COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=1 input_speedup=1 ${booksim_short}
              MATCH "offered 0\\.(09|10)[0-9]* accepted 0\\.(09|10)[0-9]* flits/cycle/node; latency mean [0-9.]+")
-fabric_check(NAME app.cycle_sim.booksim.dragonflyconfig
-             COMMAND cycle_sim --booksim ${booksim_data}/dragonflyconfig internal_speedup=1.0 sample_period=100
-                     max_samples=4
-             MATCH "offered 0\\.[0-9]+ accepted 0\\.[0-9]+ flits/cycle/terminal; latency mean [0-9.]+")
 fabric_check(NAME app.cycle_sim.booksim.fattree_config
              COMMAND cycle_sim --booksim ${booksim_data}/fattree_config num_vcs=1 hold_switch_for_packet=0 ${booksim_short}
              MATCH "offered 0\\.6[0-9]* accepted 0\\.[0-9]+ flits/cycle/terminal; latency mean [0-9.]+")
@@ -31,7 +27,8 @@ fabric_check(NAME app.cycle_sim.booksim.mesh88_lat_refused EXIT 2
                    "fabric: [^\n]*mesh88_lat:54: input_speedup = 2: cycle_sim models BookSim's default 1 of this key only")
 fabric_check(NAME app.cycle_sim.booksim.dragonflyconfig_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/dragonflyconfig
-             MATCH "fabric: [^\n]*dragonflyconfig:53: internal_speedup = 2\\.0: cycle_sim models BookSim's default 1\\.0")
+             MATCH "fabric: [^\n]*dragonflyconfig:73: topology = dragonflynew: BookSim's dragonflynew has local channels of 10 cycles"
+                   "fabric: [^\n]*dragonflyconfig:53: internal_speedup = 2\\.0: cycle_sim models BookSim's default 1\\.0")
 fabric_check(NAME app.cycle_sim.booksim.fattree_config_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/fattree_config
              MATCH "fabric: [^\n]*fattree_config:61: num_vcs = 4: cycle_sim's fat tree has one VC"
@@ -42,7 +39,7 @@ fabric_check(NAME app.cycle_sim.booksim.flatflyconfig_refused EXIT 2
                    "fabric: [^\n]*flatflyconfig:33: num_vcs = 8: ")
 fabric_check(NAME app.cycle_sim.booksim.cmeshconfig_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/cmeshconfig
-             MATCH "fabric: [^\n]*cmeshconfig:30: topology = cmesh: cycle_sim builds torus, mesh, dragonflynew, fattree and flatfly")
+             MATCH "fabric: [^\n]*cmeshconfig:30: topology = cmesh: cycle_sim builds torus, mesh, fattree and flatfly")
 fabric_check(NAME app.cycle_sim.booksim.singleconfig_refused EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/singleconfig
              MATCH "fabric: [^\n]*singleconfig:29: topology = fly: ")
