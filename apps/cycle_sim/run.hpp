@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fabric/dist/results.hpp>
+#include <fabric/experiment/json.hpp>
 #include <fabric/experiment/sweep.hpp>
 #include <fabric/fabric.hpp>
 #include <fabric/sim/trace_file.hpp>
