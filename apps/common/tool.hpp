@@ -130,7 +130,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         refuse_repeats(spelled, argc, argv);
         S s;  // (not s{}: GCC 12 warns, wrongly, of the aggregate base left uninitialised)
-        std::set<std::string> given;
+        std::set<std::string> in_file, typed;  // the options a configuration file and the command line set
         const std::string file = argument_of(argc, argv, "--config");
         const nlohmann::json config = file.empty() ? nlohmann::json::object() : read_config_file(file);
         if constexpr (HasPresets<S>) {
@@ -139,7 +139,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                 preset = config["preset"].template get<std::string>();
             if (!preset.empty()) S::apply_preset(preset, s);
         }
-        apply_config(options, s, config, file, given);
+        apply_config(options, s, config, file, in_file);
         CLI::App app{name + ": " + description + " Exit status: 0 done, 2 bad options, configuration or output."};
         bool dump = false, version = false;
         std::string config_file;
@@ -147,7 +147,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                        "written _), each checked as the option is; options given as well override it")->type_name("FILE");
         app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
         app.add_flag("--version", version, "print the tool's version and stop");
-        bind(app, options, s, given);
+        bind(app, options, s, typed);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
@@ -164,8 +164,12 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         if constexpr (requires { s.resolve(); }) s.resolve();
         if constexpr (HasFamilies<S>) {
+            S defaults;
             for (const auto& o : options) {
-                if (!given.contains(o.key()) || applies(s, o)) continue;
+                // A file may hold another topology's option at its default (an older --dump-config
+                // wrote every key): it changes nothing. Typed, or set to another value, it is refused.
+                const bool changes = typed.contains(o.key()) || (in_file.contains(o.key()) && o.get(s) != o.get(defaults));
+                if (!changes || applies(s, o)) continue;
                 std::string to;
                 for (std::size_t i = 0; i < o.families.size(); ++i)
                     to += (i ? (i + 1 == o.families.size() ? " and " : ", ") : "") + o.families[i];
