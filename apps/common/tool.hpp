@@ -188,25 +188,31 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         status = body(static_cast<const S&>(s), out);
         out.commit();
     } catch (const fabric::config_error& e) {
+        end_progress_line();  // a message starts its own line
         // Under mpirun every rank reads the same options and refuses them alike: rank 0 says so.
         if (root_rank()) std::fprintf(stderr, "%s\n%s", e.what(), usage.c_str());
         status = 2;
     } catch (const std::bad_alloc&) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: out of memory: this configuration needs more memory than the machine gives; "
                              "make it smaller\n%s", usage.c_str());
         status = 2;
     } catch (const std::length_error& e) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: a size is too large for this machine (%s); make the configuration smaller\n%s",
                      e.what(), usage.c_str());
         status = 2;
     } catch (const std::out_of_range& e) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: a value is out of range (%s)\n%s", e.what(), usage.c_str());
         status = 2;
     } catch (const std::exception& e) {
+        end_progress_line();  // a message starts its own line
         // Not a bad input the library recognised: a fault of ours. Status 70 (EX_SOFTWARE), which the fuzzer flags.
         std::fprintf(stderr, "fabric: internal error (please report it with the command line): %s\n", e.what());
         status = 70;
     }
+    end_progress_line();  // (results written to a file leave it open until now)
     return close_stdout() ? status : 2;
 }
 
