@@ -96,7 +96,8 @@ Options<RunSettings> RunSettings::options() {
                   "--p) or fattree (k terminals a leaf switch)",
                   one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"})),
         option<S>(&S::dims, "--dims", "extents, e.g. 8,8 (1 to 4 dimensions)", within<long long>(1, 1LL << 30)).only_for(cubes),
-        option<S>(&S::n, "--n", "dimensions (hypercube: 2^n nodes) or levels (fattree: k^n terminals)",
+        option<S>(&S::n, "--n", "dimensions (hypercube: 2^n nodes, n up to 16) or levels (fattree: k^n terminals, n "
+                  "up to 8)",
                   within<std::uint32_t>(1, 16)).only_for({"hypercube", "fattree"}),
         option<S>(&S::k, "--k", "arity, 2 to 8 (k terminals a leaf, k up and k down ports a switch)",
                   within<std::uint32_t>(2, 8)).only_for({"fattree"}),

@@ -130,7 +130,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         refuse_repeats(spelled, argc, argv);
         S s;  // (not s{}: GCC 12 warns, wrongly, of the aggregate base left uninitialised)
-        std::set<std::string> given;
+        std::set<std::string> in_file, typed;  // the options a configuration file and the command line set
         const std::string file = argument_of(argc, argv, "--config");
         const nlohmann::json config = file.empty() ? nlohmann::json::object() : read_config_file(file);
         if constexpr (HasPresets<S>) {
@@ -139,7 +139,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                 preset = config["preset"].template get<std::string>();
             if (!preset.empty()) S::apply_preset(preset, s);
         }
-        apply_config(options, s, config, file, given);
+        apply_config(options, s, config, file, in_file);
         CLI::App app{name + ": " + description + " Exit status: 0 done, 2 bad options, configuration or output."};
         bool dump = false, version = false;
         std::string config_file;
@@ -147,7 +147,7 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
                        "written _), each checked as the option is; options given as well override it")->type_name("FILE");
         app.add_flag("--dump-config", dump, "print the configuration this command line implies, as JSON, and stop");
         app.add_flag("--version", version, "print the tool's version and stop");
-        bind(app, options, s, given);
+        bind(app, options, s, typed);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
@@ -164,8 +164,12 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         if constexpr (requires { s.resolve(); }) s.resolve();
         if constexpr (HasFamilies<S>) {
+            S defaults;
             for (const auto& o : options) {
-                if (!given.contains(o.key()) || applies(s, o)) continue;
+                // A file may hold another topology's option at its default (an older --dump-config
+                // wrote every key): it changes nothing. Typed, or set to another value, it is refused.
+                const bool changes = typed.contains(o.key()) || (in_file.contains(o.key()) && o.get(s) != o.get(defaults));
+                if (!changes || applies(s, o)) continue;
                 std::string to;
                 for (std::size_t i = 0; i < o.families.size(); ++i)
                     to += (i ? (i + 1 == o.families.size() ? " and " : ", ") : "") + o.families[i];
@@ -184,25 +188,31 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         status = body(static_cast<const S&>(s), out);
         out.commit();
     } catch (const fabric::config_error& e) {
+        end_progress_line();  // a message starts its own line
         // Under mpirun every rank reads the same options and refuses them alike: rank 0 says so.
         if (root_rank()) std::fprintf(stderr, "%s\n%s", e.what(), usage.c_str());
         status = 2;
     } catch (const std::bad_alloc&) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: out of memory: this configuration needs more memory than the machine gives; "
                              "make it smaller\n%s", usage.c_str());
         status = 2;
     } catch (const std::length_error& e) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: a size is too large for this machine (%s); make the configuration smaller\n%s",
                      e.what(), usage.c_str());
         status = 2;
     } catch (const std::out_of_range& e) {
+        end_progress_line();  // a message starts its own line
         std::fprintf(stderr, "fabric: a value is out of range (%s)\n%s", e.what(), usage.c_str());
         status = 2;
     } catch (const std::exception& e) {
+        end_progress_line();  // a message starts its own line
         // Not a bad input the library recognised: a fault of ours. Status 70 (EX_SOFTWARE), which the fuzzer flags.
         std::fprintf(stderr, "fabric: internal error (please report it with the command line): %s\n", e.what());
         status = 70;
     }
+    end_progress_line();  // (results written to a file leave it open until now)
     return close_stdout() ? status : 2;
 }
 

@@ -245,6 +245,7 @@ void write_sweep(const RunSettings& s, std::span<const experiment::LoadPoint> cu
     if (s.format == "json")
         out.stream() << experiment::to_json(std::span<const experiment::LoadPoint>(points)).dump(1) << '\n';
     else experiment::write_csv(out.stream(), points);  // text and csv: the curve is a table
+    end_progress_line();  // the reports start their own lines (results written to a file leave it open)
     for (const auto& p : points)
         if (p.deadlock) std::fprintf(stderr, "fabric: at offered %g: %s\n", p.offered, p.deadlock->describe().c_str());
 }
