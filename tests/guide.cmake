@@ -1,5 +1,5 @@
-# Every ```cpp block of docs/guide.md, and of the pages on the files a user brings
-# (docs/graph_topology.md, docs/traces.md), is a whole program: written out at
+# Every ```cpp block of docs/guide.md, of the README, and of the pages on the files a
+# user brings (docs/graph_topology.md, docs/traces.md), is a whole program: written out at
 # configure time, built with the tests and run by CTest (guide.snippet_N, and
 # docs.<page>.snippet_N), so the docs cannot show code that does not compile or run.
 function(fabric_doc_snippets page prefix least)
@@ -27,5 +27,6 @@ function(fabric_doc_snippets page prefix least)
 endfunction()
 
 fabric_doc_snippets(guide guide 3)
+fabric_doc_snippets(../README docs.readme 1)  # the README's program (docs.readme.snippet_1)
 fabric_doc_snippets(graph_topology docs.graph_topology 1)
 fabric_doc_snippets(traces docs.traces 1)

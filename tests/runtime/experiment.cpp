@@ -1,6 +1,6 @@
 // The experiment API: confidence intervals worked by hand, any percentile from
 // the exact histogram, reseeding, a sweep and a saturation search on the 8x8
-// torus against the saturation figures the README quotes, and the CSV records.
+// torus against the saturation figures docs/cycle_sim.md quotes, and the CSV records.
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
@@ -21,7 +21,7 @@ using namespace fabric::experiment;
 
 namespace {
 using Net = Fabric<Torus<2>, DorTieSplit<>>;
-/// The README's saturation settings (examples/torus_saturation): warm-up 1000, window 5000.
+/// The saturation settings of docs/cycle_sim.md (apps/torus_saturation): warm-up 1000, window 5000.
 CycleConfig readme_config() {
     CycleConfig cfg;
     cfg.warmup = 1000;
@@ -72,7 +72,7 @@ TEST_CASE("sweep: accepted follows offered below saturation, latency climbs, the
     const auto rates = loads(0.1, 0.4, 0.1);
     REQUIRE(rates.size() == 4);
     const auto curve = sweep(sim, UniformTraffic(64), rates);
-    REQUIRE(curve.size() == 4);  // 0.4 is past the README's 0.327: saturated, and the last point
+    REQUIRE(curve.size() == 4);  // 0.4 is past docs/cycle_sim.md's 0.327: saturated, and the last point
     for (std::size_t i = 0; i < 3; ++i) {
         CHECK_FALSE(curve[i].saturated());
         CHECK(curve[i].runs == 3);
@@ -86,7 +86,7 @@ TEST_CASE("sweep: accepted follows offered below saturation, latency climbs, the
     CHECK(sim.config().seed == 1);  // the simulator's own seed is left as it was
 }
 
-TEST_CASE("saturation search: the 8x8 torus under uniform traffic saturates where the README says (0.327)") {
+TEST_CASE("saturation search: the 8x8 torus under uniform traffic saturates where docs/cycle_sim.md says (0.327)") {
     const Net net{Torus<2>{{8, 8}}};
     CycleSimulator<Net> sim(net, readme_config());
     SaturationSettings settings;
@@ -94,7 +94,7 @@ TEST_CASE("saturation search: the 8x8 torus under uniform traffic saturates wher
     const auto s = saturation_search(sim, UniformTraffic(64), PacketSizes::fixed(1), settings);
     MESSAGE("saturation: sustained ", s.offered, " accepted ", s.at.accepted.mean, ", not sustained ", s.unsustained);
     CHECK(s.unsustained - s.offered <= settings.tolerance);
-    // README: 0.327, the largest accepted load on a grid of step 0.02; bisection brackets it to 0.005.
+    // docs/cycle_sim.md: 0.327, the largest accepted load on a grid of step 0.02; bisection brackets it to 0.005.
     CHECK(s.at.accepted.mean == doctest::Approx(0.327).epsilon(0.02 / 0.327));
     CHECK(s.probes.size() >= 8);
 }

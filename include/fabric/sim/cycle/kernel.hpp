@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <utility>
 
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/concepts/fabric.hpp>
@@ -36,8 +35,10 @@ public:
     static constexpr bool hop_adaptive = HopAdaptive<R, T> && !SourceAdaptive<R, T>;  // and at every router
 
     Kernel(const Fab& fabric, CycleConfig config)
+        // config is copied into Core, not moved: the arguments are evaluated in an
+        // unspecified order, and a move could empty a vector before Links reads it.
         : fab_(fabric), core_(shape_of(fabric.topology()), Links(fabric.topology(), (config.validate(), config)),
-                              fabric.flow(), hooks(fabric), std::move(config)) {}
+                              fabric.flow(), hooks(fabric), config) {}
 
     [[nodiscard]] CoreType& core() { return core_; }
     [[nodiscard]] const CoreType& core() const { return core_; }
