@@ -108,6 +108,7 @@
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
+#include <fabric/fault/lofamo_torus.hpp>
 
 #include <fabric/experiment/channel_loads.hpp>
 #include <fabric/experiment/estimate.hpp>

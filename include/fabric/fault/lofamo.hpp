@@ -36,6 +36,7 @@
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
+#include <fabric/fault/lofamo_torus.hpp>
 
 namespace fabric::lofamo {
 
@@ -105,24 +106,9 @@ public:
 
     [[nodiscard]] std::size_t node_count() const { return n_; }
 
-    /// Neighbours of v with the direction from v to each (one per distinct node
-    /// and direction; an extent of 2 gives one neighbour in that dimension).
+    /// Neighbours of v with the direction from v to each (fault/lofamo_torus.hpp).
     [[nodiscard]] std::vector<std::pair<std::size_t, Direction>> neighbours(std::size_t v) const {
-        std::vector<std::pair<std::size_t, Direction>> out;
-        const std::size_t x = v % ext_[0], y = (v / ext_[0]) % ext_[1], z = v / (ext_[0] * ext_[1]);
-        auto at = [&](std::size_t a, std::size_t b, std::size_t c) { return a + ext_[0] * (b + ext_[1] * c); };
-        auto add = [&](std::uint32_t k, std::size_t w_plus, std::size_t w_minus, Direction plus, Direction minus) {
-            if (k < 2) return;
-            out.emplace_back(w_plus, plus);
-            if (k > 2) out.emplace_back(w_minus, minus);
-        };
-        add(ext_[0], at((x + 1) % ext_[0], y, z), at((x + ext_[0] - 1) % ext_[0], y, z), Direction::x_plus,
-            Direction::x_minus);
-        add(ext_[1], at(x, (y + 1) % ext_[1], z), at(x, (y + ext_[1] - 1) % ext_[1], z), Direction::y_plus,
-            Direction::y_minus);
-        add(ext_[2], at(x, y, (z + 1) % ext_[2]), at(x, y, (z + ext_[2] - 1) % ext_[2]), Direction::z_plus,
-            Direction::z_minus);
-        return out;
+        return torus_neighbours(ext_, v);
     }
 
 private:
