@@ -78,15 +78,13 @@ int one_link(const Settings& s, fabric_apps::OutputFile& out) {
     if (s.format == "json") {
         analytic::ApenetEfficiency without = model;
         without.whole_packet_rule = false;
-        out.stream() << nlohmann::json{{"fifo_depth", s.fifo_depth}, {"t_red", protocol.t_red},
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"fifo_depth", s.fifo_depth}, {"t_red", protocol.t_red},
                                     {"credit_period", protocol.credit_period}, {"lane_gbps", s.lane_gbps},
                                     {"E1", model.e1()}, {"E2", model.e2()}, {"E3", model.e3()},
                                     {"E3_without_whole_packet_rule", without.e3()}, {"ET_model", model.et()},
                                     {"ET_sim", sim.efficiency}, {"MBps_model", model.et() * line_MBps},
                                     {"MBps_sim", sim.efficiency * line_MBps},
-                                    {"optimum_C", model.optimum_credit_period()}}
-                         .dump(1)
-                  << '\n';
+                                    {"optimum_C", model.optimum_credit_period()}});
         return 0;
     }
     out.printf("E1 %.3f  E2 %.3f  E3 %.3f  ->  E_T model %.3f, simulated %.3f\n", model.e1(), model.e2(), model.e3(),

@@ -85,10 +85,8 @@ int route_one(const Settings& set, fabric_apps::OutputFile& out) {
         switches = net.switches();
     }
     if (set.format == "json")
-        out.stream() << nlohmann::json{{"form", set.form}, {"ports", set.ports}, {"stages", stages}, {"switches", switches},
-                                    {"conflicts", conflicts}, {"delivered", delivered}, {"route_seconds", seconds}}
-                         .dump(1)
-                  << '\n';
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"form", set.form}, {"ports", set.ports}, {"stages", stages}, {"switches", switches},
+                                    {"conflicts", conflicts}, {"delivered", delivered}, {"route_seconds", seconds}});
     else
         out.printf("%s Benes, %llu ports: %zu stages, %zu switches; routed in %.6f s; %zu conflicts, %zu of %llu "
                     "delivered\n", set.form.c_str(), static_cast<unsigned long long>(set.ports), stages, switches,

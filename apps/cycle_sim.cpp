@@ -1,6 +1,6 @@
 // cycle_sim: the flit-level cycle kernel on a k-ary n-cube, a HyperX, a
-// hypercube, a dragonfly or a fat tree from the command line or a configuration
-// file. One run (text, JSON or CSV), or a latency-load sweep with several seeds
+// hypercube, a dragonfly, a fat tree or a graph read from a file, from the command
+// line or a configuration file. One run (text, JSON or CSV), or a latency-load sweep with several seeds
 // per point (CSV or JSON with 95% confidence intervals); under mpirun the sweep's
 // loads are dealt over the ranks, and one run is partitioned (its routers dealt
 // over the ranks: dist/partitioned.hpp), with the same output. Exit status: 0
@@ -63,6 +63,16 @@ std::vector<long long> worst_case_grid(const RunSettings& s) {
 int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
     cs::Outputs out = cs::open_outputs(s, result);  // every file this run writes, before the network is built
     const bool worst = s.pattern == "worst-case";
+    if (s.topology == "graph") {  // the patterns see its terminals in a line
+        detail::require(!worst, "pattern: worst-case is not defined for a graph read from a file; name the pattern "
+                        "(e.g. uniform, randperm)");
+        const GraphDescription d = cs::read_graph(s);
+        const NamedPattern pattern = NamedPattern::make(s.pattern, {static_cast<long long>(cs::graph_terminals(d))},
+                                                        s.seeds.empty() ? 1 : s.seeds.front());
+        return cs::simulate_graph(d, s, pattern, out);
+    }
+    detail::require(s.vcs <= 2, "vcs: a ", s.topology, " has 1 or 2 virtual channels a link (up to 4 on a graph); "
+                    "got ", s.vcs);
     const NamedPattern pattern = NamedPattern::make(worst ? "group_shift" : s.pattern,
                                                     worst ? worst_case_grid(s) : node_grid(s),
                                                     s.seeds.empty() ? 1 : s.seeds.front());
@@ -93,8 +103,10 @@ Options<RunSettings> RunSettings::options() {
     const auto delay = within<std::uint32_t>(0, fabric::max_delay_cycles);
     Options<S> o{
         option<S>(&S::topology, "--topology", "torus, mesh, hypercube, hyperx, dragonfly (one terminal a router, or "
-                  "--p) or fattree (k terminals a leaf switch)",
-                  one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree"})),
+                  "--p), fattree (k terminals a leaf switch) or graph (read from --graph FILE)",
+                  one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree", "graph"})),
+        option<S>(&S::graph, "--graph", "the network's file: fabric's edge list or BookSim's anynet file "
+                  "(docs/graph_topology.md); at most 64 ports and 16 terminals a router", Text{}).only_for({"graph"}),
         option<S>(&S::dims, "--dims", "extents, e.g. 8,8 (1 to 4 dimensions)", within<long long>(1, 1LL << 30)).only_for(cubes),
         option<S>(&S::n, "--n", "dimensions (hypercube: 2^n nodes, n up to 16) or levels (fattree: k^n terminals, n "
                   "up to 8)",
@@ -108,14 +120,16 @@ Options<RunSettings> RunSettings::options() {
                   within<std::uint32_t>(1, 4)).also("--terminals").only_for({"dragonfly", "hyperx"}),
         option<S>(&S::routing, "--routing", "default the topology's own (the first named here): torus, mesh: dor (ties "
                   "at k/2 split evenly) or dor-positive (taken +); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
-                  "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive",
-                  one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive"})),
+                  "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive; graph: shortest",
+                  one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive",
+                          "shortest"})),
         option<S>(&S::dateline, "--dateline", "with 2 VCs: wraparound (VC 1 from the wraparound hop on) or whole-ring "
                   "(VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)",
                   one_of({"wraparound", "whole-ring"})).only_for({"torus"}),
         option<S>(&S::vcs, "--vcs", "virtual channels per link: 2 with the dateline, 1 without (may deadlock); a "
-                  "dragonfly and a fat tree have what their routing needs", within(1, 2))
-            .only_for({"torus", "mesh", "hyperx", "hypercube"}),
+                  "graph's routes are layered on at most this many, 1 to 4 (its links have 2, or 4 past 2); a "
+                  "dragonfly and a fat tree have what their routing needs", within(1, 4))
+            .only_for({"torus", "mesh", "hyperx", "hypercube", "graph"}),
         option<S>(&S::vc_buf, "--vc-buf", "buffer per virtual channel, flits", at_least<std::uint32_t>(1)),
         option<S>(&S::credit_delay, "--credit-delay", "cycles for a credit to return",
                   within<std::uint32_t>(1, fabric::max_delay_cycles)),
@@ -224,7 +238,8 @@ int main(int argc, char** argv) {
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a HyperX under "
         "dimension order, a hypercube under e-cube routing, a dragonfly under minimal, Valiant or UGAL routing or a "
-        "k-ary n-tree under nearest-common-ancestor routing; one run as text, JSON or CSV, or a sweep (--sweep) as "
+        "k-ary n-tree under nearest-common-ancestor routing, or a network read from a file under shortest-path "
+        "routing; one run as text, JSON or CSV, or a sweep (--sweep) as "
         "CSV or JSON. A deadlock, in one run or any run of a sweep, exits with status 3. --booksim FILE [key=value ...] "
         "runs a BookSim2 configuration file as the options it translates to (docs/booksim_files.md).",
         simulate);

@@ -19,7 +19,8 @@
 namespace fabric_apps {
 
 struct RunSettings : Common {
-    std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly | fattree
+    std::string topology = "torus";          // torus | mesh | hyperx | hypercube | dragonfly | fattree | graph
+    std::string graph;                       // graph: the network's file (edge list or BookSim anynet)
     std::vector<long long> dims{8, 8};       // torus, mesh, hyperx: extents, dimension 0 first
     std::uint32_t n = 6;                     // hypercube: dimensions; fat tree: levels
     std::uint32_t k = 4;                     // fat tree: arity (k terminals a leaf, 2k ports a switch)
@@ -28,7 +29,7 @@ struct RunSettings : Common {
     std::uint32_t g = 0;                     // dragonfly: groups (0: a h + 1, the most)
     std::uint32_t p = 1;                     // dragonfly, hyperx: terminals per router (concentration), 1 to 4
     std::string routing;                     // empty: the topology's own (resolve())
-    int vcs = 2;                             // 1 (no dateline) | 2 (dateline)
+    int vcs = 2;                             // 1 (no dateline) | 2 (dateline); a graph: 1 to 4 layers
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer
     std::uint32_t credit_delay = 1;          // cycles
@@ -56,10 +57,11 @@ struct RunSettings : Common {
     [[nodiscard]] std::string family() const { return topology; }
 
     /// What the options leave to the topology: its routing (dor on a torus, mesh and
-    /// HyperX, ecube on a hypercube, min on a dragonfly, nca on a fat tree).
+    /// HyperX, ecube on a hypercube, min on a dragonfly, nca on a fat tree, shortest on a graph).
     void resolve() {
         if (!routing.empty()) return;
-        routing = topology == "hypercube" ? "ecube" : topology == "dragonfly" ? "min" : topology == "fattree" ? "nca" : "dor";
+        routing = topology == "hypercube" ? "ecube" : topology == "dragonfly" ? "min" : topology == "fattree" ? "nca"
+                  : topology == "graph"   ? "shortest" : "dor";
     }
 
     static Options<RunSettings> options();

@@ -56,14 +56,12 @@ int scenario(const Settings& s, fabric_apps::OutputFile& out) {
             for (std::size_t i = 0; i < a.path.size(); ++i)
                 stages.push_back({{"t_s", a.stage_times[i] / 1e6}, {"after_ms", (a.stage_times[i] - at) / 1e3},
                                   {"what", a.path[i]}});
-        out.stream() << nlohmann::json{{"fault", s.fault}, {"node", s.node}, {"at_s", s.at},
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"fault", s.fault}, {"node", s.node}, {"at_s", s.at},
                                        {"detected", !aware.empty()},
                                        {"master_knows_after_ms", aware.empty() ? nlohmann::json(nullptr)
                                                                                : nlohmann::json(aware.front().delay() / 1e3)},
                                        {"undetected_reason", aware.empty() ? nlohmann::json(undetected) : nlohmann::json(nullptr)},
-                                       {"stages", stages}, {"inferred_dead", dead}}
-                            .dump(1)
-                     << '\n';
+                                       {"stages", stages}, {"inferred_dead", dead}});
         return 0;
     }
     out.printf("QUonG 4x2x2, master node 0: %s at node %zu, t = %.6f s\n", s.fault.c_str(), s.node, at / 1e6);

@@ -68,7 +68,7 @@ void print_json(const LinkLoads& loads, std::ostream& out) {
                            {"bottleneck", std::string(loads.classes()[loads.bottleneck()].link_name)},
                            {"tau", tau},
                            {"max_load", max_load}};
-    out << j.dump(1) << '\n';
+    fabric_apps::write_json(out, j);
 }
 
 namespace paper = fabric_paper::percs_mapping;
@@ -154,8 +154,11 @@ int one(const Settings& s, fabric_apps::OutputFile& out) {
     if (s.channels) {
         const auto records = experiment::channel_load_records(t, loads);
         if (s.format == "json")
-            out.stream() << experiment::to_json(std::span<const experiment::ChannelLoadRecord>(records)).dump(1) << '\n';
-        else experiment::write_csv(out.stream(), records);
+            fabric_apps::write_json(out.stream(), experiment::to_json(std::span<const experiment::ChannelLoadRecord>(records)));
+        else {
+            fabric_apps::write_csv_provenance(out.stream());
+            experiment::write_csv(out.stream(), records);
+        }
         return 0;
     }
     if (s.format == "json") {

@@ -151,6 +151,7 @@ int sketches(const Settings& s, fabric_apps::OutputFile& out) {
             indirect_of[by_size[k]] = runs[2 * k + 1];
         }
         if (csv) {
+            fabric_apps::write_csv_provenance(out.stream());
             out.printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
         } else {
             out.printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");

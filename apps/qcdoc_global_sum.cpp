@@ -54,11 +54,9 @@ int global_sum(const Settings& s, fabric_apps::OutputFile& out) {
     const double model_ns = static_cast<double>(sum.model_cycles(s.partition, link)) * ns;
     const auto b = ScuBroadcast(true).simulate(s.partition, link);
     if (s.format == "json") {
-        out.stream() << nlohmann::json{{"partition", name}, {"doubled", s.doubled}, {"hops", r.hops},
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"partition", name}, {"doubled", s.doubled}, {"hops", r.hops},
                                     {"latency_ns", r.latency_ns}, {"model_ns", model_ns}, {"broadcast_hops", b.hops},
-                                    {"broadcast_ns", b.latency_ns}, {"words_sent", r.words_sent}}
-                         .dump(1)
-                  << '\n';
+                                    {"broadcast_ns", b.latency_ns}, {"words_sent", r.words_sent}});
         return 0;
     }
     out.printf("global sum on %s%s: %zu hops, %.1f ns (closed form %.1f ns)\n", name.c_str(),

@@ -109,12 +109,10 @@ int lattice(const Settings& s, fabric_apps::OutputFile& out) {
             scaling.push_back({{"nodes", r.p[0] * r.p[1] * r.p[2] * r.p[3]}, {"partition", shape(r.p)},
                                {"local", shape(r.l)}, {"halo_us", r.r.halo_ns / 1e3}, {"sum_us", r.r.sum_ns / 1e3},
                                {"comm_per_iteration_us", r.r.total_ns / 1e3}});
-        out.stream() << nlohmann::json{{"local", shape(local)}, {"partition", shape(partition)},
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"local", shape(local)}, {"partition", shape(partition)},
                                        {"face_words", it.face_words}, {"halo_us", it.halo_ns / 1e3},
                                        {"sum_us", it.sum_ns / 1e3}, {"comm_per_iteration_us", it.total_ns / 1e3},
-                                       {"global", shape(global)}, {"scaling", scaling}}
-                            .dump(1)
-                     << '\n';
+                                       {"global", shape(global)}, {"scaling", scaling}});
         return 0;
     }
     out.printf("One CG iteration, local volume %s on a %s partition (500 MHz):\n", shape(local).c_str(),

@@ -55,13 +55,11 @@ int transfer(const Settings& s, fabric_apps::OutputFile& out) {
     const double node_GBps = QcdocScu::links_per_node * r.link_MBps / 1e3;
     const bool intact = r.received == data, agree = r.sender_checksum == r.receiver_checksum;
     if (s.format == "json") {
-        out.stream() << nlohmann::json{{"words", s.words}, {"window", s.in_flight}, {"clock_mhz", s.clock_mhz},
+        fabric_apps::write_json(out.stream(), nlohmann::json{{"words", s.words}, {"window", s.in_flight}, {"clock_mhz", s.clock_mhz},
                                     {"first_word_ns", r.first_word_ns}, {"transfer_ns", r.transfer_ns},
                                     {"link_MBps", r.link_MBps}, {"node_GBps", node_GBps}, {"resends", r.resends},
                                     {"undetected_errors", r.undetected_errors}, {"checksums_agree", agree},
-                                    {"data_intact", intact}}
-                         .dump(1)
-                  << '\n';
+                                    {"data_intact", intact}});
         return 0;
     }
     out.printf("%llu words, window %u, %.0f MHz\n", static_cast<unsigned long long>(s.words), s.in_flight, s.clock_mhz);

@@ -91,10 +91,11 @@ void print_channels(const Settings& s, std::ostream& out) {
     const auto records =
         fabric::experiment::channel_load_records(topo, fabric::link_load(net, fabric::UniformTraffic(topo.node_count())));
     if (s.format == "json")
-        out << fabric::experiment::to_json(std::span<const fabric::experiment::ChannelLoadRecord>(records)).dump(1)
-            << '\n';
-    else
+        fabric_apps::write_json(out, fabric::experiment::to_json(std::span<const fabric::experiment::ChannelLoadRecord>(records)));
+    else {
+        fabric_apps::write_csv_provenance(out);
         fabric::experiment::write_csv(out, records);
+    }
 }
 
 template <std::size_t R>
@@ -151,6 +152,7 @@ int loads(const Settings& s, fabric_apps::OutputFile& out) {
             out.printf("\n%s\n", all_match ? "every load matches the textbook value" : "MISMATCH");
             break;
         case Format::csv:
+            fabric_apps::write_csv_provenance(out.stream());
             out.printf("network,routing,channels,textbook,kernel\n");
             for (const Row& r : rows)
                 out.printf("%s,%s,%s,%.6f,%.6f\n", r.network.c_str(), r.routing.c_str(), r.channels.c_str(),
@@ -161,7 +163,7 @@ int loads(const Settings& s, fabric_apps::OutputFile& out) {
             for (const Row& r : rows)
                 j["rows"].push_back({{"network", r.network}, {"routing", r.routing}, {"channels", r.channels},
                                      {"textbook", r.textbook}, {"kernel", r.measured}});
-            out.stream() << j.dump(1) << '\n';
+            fabric_apps::write_json(out.stream(), j);
             break;
         }
     }

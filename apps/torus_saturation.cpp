@@ -77,7 +77,7 @@ int saturation(const Settings& s, fabric_apps::OutputFile& out) {
         for (const Row& r : rows)
             j["rows"].push_back({{"pattern", r.pattern}, {"bound", r.bound}, {"saturation", r.saturation},
                                    {"fraction", r.saturation / r.bound}});
-        out.stream() << j.dump() << '\n';
+        fabric_apps::write_json(out.stream(), j, -1);
         return 0;
     }
     out.printf("8x8 torus, DOR + dateline, 2 VCs x 8 flits, %u-flit packets (flits/cycle/node)\n\n", s.packet);

@@ -18,6 +18,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -197,6 +198,13 @@ public:
         if (std::find(refusals.begin(), refusals.end(), m) == refusals.end()) refusals.push_back(std::move(m));
     }
     void emit(std::string name, std::string value) { out.push_back({std::move(name), std::move(value), false}); }
+    /// A file the configuration names (network_file): a relative path is taken from the
+    /// configuration file's directory when the file is there, else from the working directory.
+    [[nodiscard]] std::string beside(const std::string& path) const {
+        const std::filesystem::path p(path), dir = std::filesystem::path(file_).parent_path();
+        if (p.is_relative() && !dir.empty() && std::filesystem::exists(dir / p)) return (dir / p).string();
+        return path;
+    }
     void flag(std::string name) { out.push_back({std::move(name), {}, true}); }
 
     std::vector<Option> out;

@@ -75,8 +75,14 @@ inline void topology(Reading& r, const char* key, const char*) {
         r.emit("--topology", "hyperx");
         r.emit("--dims", extents(k, n));
         r.emit("--p", std::to_string(r.whole("c")));
+    } else if (t == "anynet") {
+        // The routers and terminals of network_file (docs/graph_topology.md reads BookSim's format).
+        const std::string file = r.text("network_file");
+        if (file.empty()) return r.refuse("network_file", "topology = anynet reads its network from this file: give it");
+        r.emit("--topology", "graph");
+        r.emit("--graph", r.beside(file));
     } else {
-        r.refuse(key, "cycle_sim builds torus, mesh, fattree and flatfly");
+        r.refuse(key, "cycle_sim builds torus, mesh, fattree, flatfly and anynet");
     }
 }
 
@@ -86,7 +92,7 @@ inline void routing_function(Reading& r, const char* key, const char*) {
     };
     static constexpr Name names[] = {{"torus", "dim_order", "dor"}, {"mesh", "dim_order", "dor"},
                                      {"mesh", "dor", "dor"},        {"fattree", "nca", "nca"},
-                                     {"flatfly", "ran_min", "dor"}};
+                                     {"flatfly", "ran_min", "dor"}, {"anynet", "min", "shortest"}};
     const std::string t = r.text("topology"), f = r.text(key);
     std::string known;
     for (const Name& n : names) {
@@ -116,6 +122,14 @@ inline void num_vcs(Reading& r, const char* key, const char*) {
                                                 "one: only num_vcs = 1 is the same run");
         r.emit("--vcs", std::to_string(v));
         r.emit("--injection-queues", std::to_string(v));  // BookSim's sources use every VC
+    } else if (t == "anynet") {
+        // BookSim lets a packet take any VC at every hop; cycle_sim keeps a route on one, its layer
+        // (routing/graph_shortest_path.hpp), so that no route can deadlock.
+        if (v != 1 && v != 2 && v != 4)
+            return r.refuse(key, "cycle_sim's graph has links of 2 or 4 VCs, its routes layered on 1 to 4: num_vcs = "
+                            "1, 2 or 4 is the same number of VCs in use");
+        r.emit("--vcs", std::to_string(v));
+        r.emit("--injection-queues", std::to_string(v));
     } else if (t == "fattree") {
         if (v != 1) r.refuse(key, "cycle_sim's fat tree has one VC (nca needs no more): set num_vcs = 1");
         r.emit("--injection-queues", "1");
@@ -287,7 +301,7 @@ inline constexpr Key keys[] = {
     {"subnets", "1", rows::only_default}, {"channel_file", "", rows::only_default},
     {"link_failures", "0", rows::only_default}, {"fail_seed", "0", rows::only_default},
     {"in_ports", "5", rows::no_effect}, {"out_ports", "5", rows::no_effect},  // topology = single only
-    {"network_file", "", rows::only_default},
+    {"network_file", "", rows::no_effect},  // read with topology = anynet
     // the router
     {"router", "iq", rows::only_default}, {"vc_buf_size", "8", rows::vc_buf_size},
     {"buf_size", "-1", rows::only_default}, {"buffer_policy", "private", rows::only_default},

@@ -36,9 +36,13 @@
 #include "numbers.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "provenance.hpp"
 
 #ifndef FABRIC_VERSION
 #error "fabric: a tool's main unit is compiled with FABRIC_VERSION (apps/CMakeLists.txt, fabric_app)"
+#endif
+#ifndef FABRIC_COMMIT
+#define FABRIC_COMMIT ""  // (built outside a git checkout: the version alone says what made an output)
 #endif
 
 namespace fabric_apps {
@@ -159,7 +163,9 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
             return 2;
         }
         if (version) {
-            std::printf("%s (fabric %s)\n", name.c_str(), FABRIC_VERSION);
+            const std::string commit = FABRIC_COMMIT;
+            std::printf("%s (fabric %s%s%s)\n", name.c_str(), FABRIC_VERSION, commit.empty() ? "" : ", commit ",
+                        commit.c_str());
             return close_stdout() ? 0 : 2;
         }
         if constexpr (requires { s.resolve(); }) s.resolve();
@@ -179,10 +185,12 @@ int run_tool(int argc, char** argv, const std::string& name, const std::string& 
         }
         work_limit_seconds() = s.work_limit;
         memory_limit_mb() = s.memory_limit;
+        const nlohmann::json settings = dump_config(options, s, [&](const Option<S>& o) { return applies(s, o); });
         if (dump) {
-            std::cout << dump_config(options, s, [&](const Option<S>& o) { return applies(s, o); }).dump(1) << '\n';
+            std::cout << settings.dump(1) << '\n';
             return close_stdout() ? 0 : 2;
         }
+        record_provenance(name, FABRIC_VERSION, FABRIC_COMMIT, settings);
         // Rank 0 writes the results; the other ranks of an mpirun compute with it and write nothing.
         OutputFile out = root_rank() ? OutputFile(s.output, "--output") : OutputFile();
         status = body(static_cast<const S&>(s), out);

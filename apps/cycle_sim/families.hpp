@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include <fabric/mapping/named_pattern.hpp>
+#include <fabric/topology/graph.hpp>
 
 #include "../common/output.hpp"
 #include "../cycle_sim_settings.hpp"
@@ -34,5 +36,13 @@ int simulate_fat_tree(const RunSettings& s, const fabric::NamedPattern& pattern,
 
 /// A dragonfly (--a, --h, --g, --p) under minimal, Valiant or UGAL routing (dragonfly.cpp).
 int simulate_dragonfly(const RunSettings& s, const fabric::NamedPattern& pattern, Outputs& out);
+
+/// The network of --graph FILE, read (graph.cpp).
+fabric::GraphDescription read_graph(const RunSettings& s);
+/// The terminals of a graph read.
+std::uint32_t graph_terminals(const fabric::GraphDescription& d);
+/// That network under shortest-path routing, its VCs layered (graph.cpp).
+int simulate_graph(const fabric::GraphDescription& d, const RunSettings& s, const fabric::NamedPattern& pattern,
+                   Outputs& out);
 
 }  // namespace fabric_apps::cycle_sim

@@ -140,6 +140,7 @@ void write_node_stats(OutputFile& file, const CycleResult& r) {
     const auto mean = [](std::uint64_t sum, std::uint64_t n) {
         return n ? std::to_string(static_cast<double>(sum) / static_cast<double>(n)) : std::string();
     };
+    write_csv_provenance(out);
     out << "node,offered,injected,accepted,packets_sent,latency_sent,packets_received,latency_received\n";
     for (std::size_t n = 0; n < r.nodes.size(); ++n) {
         const NodeCounters& c = r.nodes[n];
@@ -155,6 +156,7 @@ void write_watch(OutputFile& file, std::vector<FlitEvent> events) {
     std::stable_sort(events.begin(), events.end(), [](const FlitEvent& a, const FlitEvent& b) { return a.cycle < b.cycle; });
     std::ostream& out = file.stream();
     static constexpr const char* kinds[] = {"created", "switched", "arrived", "ejected"};
+    write_csv_provenance(out);
     out << "cycle,packet,flit,event,node,port,vc\n";
     for (const FlitEvent& e : events)
         out << e.cycle << ',' << e.packet << ',' << e.flit << ',' << kinds[static_cast<int>(e.kind)] << ',' << e.node
@@ -189,8 +191,12 @@ void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
         nlohmann::json j = experiment::to_json(r);
         j["saturated"] = !reason.empty();  // only when the run shows it (saturation_reason)
         j["saturated_reason"] = reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(reason);
-        if (s.format == "json") out.stream() << j.dump(1) << '\n';
-        else write_csv_row(out.stream(), j);
+        if (s.format == "json") {
+            write_json(out.stream(), j);
+        } else {
+            write_csv_provenance(out.stream());
+            write_csv_row(out.stream(), j);
+        }
         return;
     }
     const char* per = r.terminals_per_node > 1 ? "terminal" : "node";
@@ -243,8 +249,11 @@ void write_sweep(const RunSettings& s, std::span<const experiment::LoadPoint> cu
         for (auto& p : points) p.offered *= factor;
     }
     if (s.format == "json")
-        out.stream() << experiment::to_json(std::span<const experiment::LoadPoint>(points)).dump(1) << '\n';
-    else experiment::write_csv(out.stream(), points);  // text and csv: the curve is a table
+        write_json(out.stream(), experiment::to_json(std::span<const experiment::LoadPoint>(points)));
+    else {  // text and csv: the curve is a table
+        write_csv_provenance(out.stream());
+        experiment::write_csv(out.stream(), points);
+    }
     end_progress_line();  // the reports start their own lines (results written to a file leave it open)
     for (const auto& p : points)
         if (p.deadlock) std::fprintf(stderr, "fabric: at offered %g: %s\n", p.offered, p.deadlock->describe().c_str());

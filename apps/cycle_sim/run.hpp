@@ -16,6 +16,8 @@
 #include <fabric/fabric.hpp>
 #include <fabric/sim/trace_file.hpp>
 
+#include "../common/provenance.hpp"
+
 #include "../common/dist.hpp"
 #ifdef FABRIC_APPS_MPI
 #include <fabric/dist/partitioned.hpp>
@@ -52,6 +54,7 @@ void write_sweep(const RunSettings& s, std::span<const experiment::LoadPoint> cu
 template <class Topo>
 void write_channel_stats(OutputFile& file, const Topo& topo, const CycleResult& r) {
     std::ostream& out = file.stream();
+    write_csv_provenance(out);
     out << "node,port,neighbour,flits_per_cycle\n";
     for (std::uint32_t n = 0; n < topo.node_count(); ++n)
         for (std::uint32_t p = 0; p < r.ports_per_node; ++p)
@@ -138,8 +141,9 @@ int replay(const Net& net, const RunSettings& s, OutputFile& file) {
     if (s.format == "json") {
         nlohmann::json j = experiment::to_json(r);
         j["message_latencies"] = each.latencies();
-        out << j.dump(1) << '\n';
+        write_json(out, j);
     } else {
+        write_csv_provenance(out);
         out << "message,cycle,source,destination,flits,class,latency\n";
         for (std::size_t i = 0; i < trace.messages.size(); ++i) {
             const TraceMessage& m = trace.messages[i];
