@@ -150,6 +150,11 @@ Options<RunSettings> RunSettings::options() {
                   "allocation, switch traversal", delay),
         option<S>(at(&S::kernel, &CycleConfig::link_latency), "--link-latency", "cycles per link",
                   within<std::uint32_t>(1, fabric::max_delay_cycles)),
+        option<S>(&S::class_latency, "--class-latency", "cycles per link class, one a class the topology has, in "
+                  "place of --link-latency (a dragonfly: local,global, e.g. 10,100 as BookSim's dragonflynew; the "
+                  "others have one class)", within<std::uint32_t>(1, fabric::max_delay_cycles)),
+        flag<S>(at(&S::kernel, &CycleConfig::feedback_over_link), "--credits-over-link", "a credit crosses its "
+                "link back: it takes the link's latency on top of --credit-delay (BookSim's credit channels)"),
         option<S>(&S::terminal_latency, "--terminal-latency", "IN,OUT: cycles of the injection and ejection channels "
                   "between a terminal and its router (BookSim: 1,1)", delay),
         option<S>(at(&S::kernel, &CycleConfig::head_turnaround), "--head-turnaround", "cycles after a tail leaves an "

@@ -33,6 +33,7 @@ struct RunSettings : Common {
     std::string dateline = "wraparound";     // wraparound | whole-ring (BookSim's), with 2 VCs on a torus
     std::uint32_t vc_buf = 8;                // flits per VC buffer
     std::uint32_t credit_delay = 1;          // cycles
+    std::vector<std::uint32_t> class_latency;  // cycles per link class (a dragonfly: local, global); empty: --link-latency
     std::string packet = "1";                // N, or S:L:P (S flits with probability P, else L)
     std::string burst;                       // ALPHA:BETA on/off injection; empty: Bernoulli
     std::string pattern = "uniform";         // fabric::NamedPattern::names

@@ -58,9 +58,18 @@ inline void topology(Reading& r, const char* key, const char*) {
         r.emit("--topology", t);
         r.emit("--dims", extents(k, n));
     } else if (t == "dragonflynew") {
-        r.refuse(key, "BookSim's dragonflynew has local channels of 10 cycles and global ones of 100 (DRAGON_LATENCY "
-                 "in its src/networks/dragonfly.cpp: 137.7 cycles at 0.01 on dragonflyconfig); cycle_sim's dragonfly "
-                 "gives every link one --link-latency");
+        // BookSim's dragonfly of k terminals a router: a = 2k routers a group, h = k global ports, a h + 1
+        // groups; its local channels take 10 cycles and its global ones 100, credits as well (DRAGON_LATENCY
+        // in src/networks/dragonfly.cpp): local and global link classes here, credits over the link.
+        if (n != 1) return r.refuse("n", "BookSim's dragonflynew is built for n = 1");
+        if (k < 1 || k > 4) return r.refuse("k", "cycle_sim's dragonfly takes 1 to 4 terminals a router (k)");
+        r.emit("--topology", "dragonfly");
+        r.emit("--a", std::to_string(2 * k));
+        r.emit("--h", std::to_string(k));
+        r.emit("--g", "0");
+        r.emit("--p", std::to_string(k));
+        r.emit("--class-latency", "10,100");
+        r.flag("--credits-over-link");
     } else if (t == "fattree") {
         r.emit("--topology", "fattree");
         r.emit("--k", std::to_string(k));
@@ -82,7 +91,7 @@ inline void topology(Reading& r, const char* key, const char*) {
         r.emit("--topology", "graph");
         r.emit("--graph", r.beside(file));
     } else {
-        r.refuse(key, "cycle_sim builds torus, mesh, fattree, flatfly and anynet");
+        r.refuse(key, "cycle_sim builds torus, mesh, fattree, flatfly, dragonflynew and anynet");
     }
 }
 
@@ -92,7 +101,8 @@ inline void routing_function(Reading& r, const char* key, const char*) {
     };
     static constexpr Name names[] = {{"torus", "dim_order", "dor"}, {"mesh", "dim_order", "dor"},
                                      {"mesh", "dor", "dor"},        {"fattree", "nca", "nca"},
-                                     {"flatfly", "ran_min", "dor"}, {"anynet", "min", "shortest"}};
+                                     {"flatfly", "ran_min", "dor"}, {"anynet", "min", "shortest"},
+                                     {"dragonflynew", "min", "min"}, {"dragonflynew", "ugal", "ugal-l"}};
     const std::string t = r.text("topology"), f = r.text(key);
     std::string known;
     for (const Name& n : names) {
@@ -121,6 +131,13 @@ inline void num_vcs(Reading& r, const char* key, const char*) {
                                               : "BookSim lets a packet change VC at every hop, cycle_sim keeps it on "
                                                 "one: only num_vcs = 1 is the same run");
         r.emit("--vcs", std::to_string(v));
+        r.emit("--injection-queues", std::to_string(v));  // BookSim's sources use every VC
+    } else if (t == "dragonflynew") {
+        // BookSim's min takes VC 0 before the global hop and 1 after it; its ugal 3 (src/networks/dragonfly.cpp).
+        const bool min = r.text("routing_function") != "ugal";
+        if (v != (min ? 2 : 3))
+            return r.refuse(key, "BookSim's dragonflynew routes ", min ? "min on 2 VCs" : "ugal on 3 VCs",
+                            ", as cycle_sim's dragonfly does");
         r.emit("--injection-queues", std::to_string(v));  // BookSim's sources use every VC
     } else if (t == "anynet") {
         // BookSim lets a packet take any VC at every hop; cycle_sim keeps a route on one, its layer
@@ -169,7 +186,14 @@ inline void use_noc_latency(Reading& r, const char*, const char*) {
     r.emit("--link-latency", std::to_string(channel_latency(r)));
 }
 /// A credit returns after BookSim's credit_delay and its channel's latency.
+/// On a dragonflynew the credit crosses the link (--credits-over-link): credit_delay on top of it.
 inline void credit_delay(Reading& r, const char* key, const char*) {
+    if (r.text("topology") == "dragonflynew") {
+        if (r.whole(key) < 1)
+            return r.refuse(key, "on a dragonflynew a credit here takes at least 1 cycle besides its channel's 10 or "
+                            "100, where BookSim's takes credit_delay; set credit_delay = 1 or more");
+        return r.emit("--credit-delay", std::to_string(r.whole(key)));
+    }
     r.emit("--credit-delay", std::to_string(r.whole(key) + channel_latency(r)));
 }
 

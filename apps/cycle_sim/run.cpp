@@ -51,6 +51,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.injection_latency = s.terminal_latency[0];
     c.ejection_latency = s.terminal_latency[1];
     c.node_statistics = !s.node_stats.empty();
+    c.class_latency.assign(s.class_latency.begin(), s.class_latency.end());
     if (!s.burst.empty()) {
         const auto ab = fabric_apps::parse_numbers<double>(s.burst, ':', "burst");
         detail::require(ab.size() == 2, "burst: ALPHA:BETA (off -> on and on -> off probabilities a cycle); got '",
