@@ -234,7 +234,7 @@ public:
     /// The front flit of input VC `local` of router n crosses the switch (or, with
     /// `drop`, is lost because its output link failed).
     template <class Kernel>
-    void transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop);
+    [[gnu::always_inline]] inline void transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop);
 
     /// A flit left terminal t's source queue through injection VC `local` of router n.
     template <class Kernel>
