@@ -186,9 +186,16 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
     switch_.begin(n);
-    for (std::uint32_t i = 0; i < n_sw; ++i) {
-        const std::uint32_t local = sw_local_[i];
-        switch_.request(port_of_[local], vc_of_[local], vcs[local].out_port, level_of(vcs[local], k, prioritised));
+    if (prioritised) {
+        for (std::uint32_t i = 0; i < n_sw; ++i) {
+            const std::uint32_t local = sw_local_[i];
+            switch_.request(port_of_[local], vc_of_[local], vcs[local].out_port, level_of(vcs[local], k, true));
+        }
+    } else {
+        for (std::uint32_t i = 0; i < n_sw; ++i) {
+            const std::uint32_t local = sw_local_[i];
+            switch_.request_unranked(port_of_[local], vc_of_[local], vcs[local].out_port);
+        }
     }
     if (speculate) {
         // BookSim's speculative switch allocation: the heads granted their VC now
@@ -218,8 +225,11 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
     const std::uint64_t ready = now + pipeline_.vc_allocation;
     const bool prioritised = switch_.prioritised();
     vc_.begin();
-    for (std::uint32_t i = 0; i < n_va; ++i) {
-        vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, prioritised));
+    if (prioritised) {
+        for (std::uint32_t i = 0; i < n_va; ++i)
+            vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
+    } else {
+        for (std::uint32_t i = 0; i < n_va; ++i) vc_.request(vbase + va_local_[i], va_out_[i]);
     }
     vc_.allocate(
         prioritised,
