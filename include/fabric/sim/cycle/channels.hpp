@@ -57,6 +57,12 @@ public:
         for (auto& s : sender_) flow_.init(s);
         receiver_.assign(senders, typename F::receiver_vc{});
         sent_in_window_.assign(shape.channels(), 0);
+        feedback_to_.assign(shape.channels(), FeedbackTo{});
+        for (std::size_t channel = 0; channel < feedback_to_.size(); ++channel)
+            if (const std::uint32_t up = links_.up(channel); up != Links::none)
+                feedback_to_[channel] = FeedbackTo{static_cast<std::uint32_t>(std::size_t{up} * vcs_),
+                                                   links_.up_node(channel),
+                                                   static_cast<std::uint32_t>(feedback_delay(up))};
         arrivals_.reset(horizon - 1);
         feedback_.reset(horizon - 1);
         in_flight_ = 0;
@@ -112,7 +118,11 @@ public:
     [[gnu::always_inline]] void freed(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
         const std::size_t channel = std::size_t{n} * ports_ + port;
         if constexpr (unit_credits) {  // one credit per flit freed (flow/traits.hpp)
-            send_feedback(links_.up(channel), links_.up_node(channel), vc, 1, now);
+            const FeedbackTo& to = feedback_to_[channel];
+            const Feedback f{to.sender + vc, to.node, 1};
+            const std::uint64_t due = now + to.delay;
+            if (remote_.here(to.node)) feedback_.schedule(due, f);
+            else remote_.post_feedback(due, f);
         } else {
             flow_.on_free(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
                 send_feedback(links_.up(channel), links_.up_node(channel), vc, value, now);
@@ -211,6 +221,12 @@ private:
     std::vector<typename F::sender_vc> sender_;      // per (channel, vc) at the sending end
     std::vector<typename F::receiver_vc> receiver_;  // per (input port as a channel, vc) at the receiving end
     std::vector<std::uint64_t> sent_in_window_;      // per channel
+    struct FeedbackTo {
+        std::uint32_t sender = 0;  // the first sender VC (channel * V) feeding the input port
+        std::uint32_t node = 0;    // its router
+        std::uint32_t delay = 0;   // the cycles feedback takes to reach it (feedback_delay)
+    };
+    std::vector<FeedbackTo> feedback_to_;            // per input port as a channel, set at reset
     EventWheel<Arrival> arrivals_;
     EventWheel<Feedback> feedback_;
     std::uint64_t in_flight_ = 0;  // flits on this rank's wires

@@ -21,7 +21,7 @@ template <class T>
 class Bucket {
 public:
     [[gnu::always_inline]] void push_back(const T& x) {
-        if (size_ == items_.size()) [[unlikely]]
+        if (size_ == capacity_) [[unlikely]]
             grow();
         items_[size_++] = x;
     }
@@ -39,12 +39,17 @@ public:
     void swap(Bucket& other) noexcept {
         items_.swap(other.items_);
         std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
     }
 
 private:
-    [[gnu::noinline]] void grow() { items_.resize(items_.empty() ? 16 : 2 * items_.size()); }
+    [[gnu::noinline]] void grow() {
+        items_.resize(items_.empty() ? 16 : 2 * items_.size());
+        capacity_ = items_.size();
+    }
     std::vector<T> items_;
     std::size_t size_ = 0;
+    std::size_t capacity_ = 0;  // items_.size(), kept apart: a push compares with it, no division by sizeof(T)
 };
 
 /// A flit due at an input VC (router `node`, local index `local`); a head brings

@@ -43,6 +43,8 @@ public:
         levels_[count_] = level;
         requests_[count_++] = {iv, ov};
     }
+    /// Without priority levels (allocate's `prioritised` false): no level to keep.
+    void request(std::size_t iv, std::size_t ov) { requests_[count_++] = {iv, ov}; }
     /// Grants each free output VC asked for to the requester nearest at or after
     /// its pointer (among the highest level when `prioritised`): grant(input VC)
     /// per winner, lost() per request whose output VC went to another.
@@ -113,6 +115,8 @@ public:
         if (levels_ > 1) ranked_[ranked_count_++] = {in, vc, out, level};
         else main_.request(in, vc, out);
     }
+    /// A request without priority levels (prioritised() false).
+    void request_unranked(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { main_.request(in, vc, out); }
     void begin_speculative() { speculative_.begin(router_); }
     /// A step's one request, with no levels and no speculation, crosses the switch:
     /// the policy moves its pointers as its allocation would (its own shortcut

@@ -123,9 +123,11 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
                     just_granted_[granted++] = local;
                     continue;
                 }
-                std::uint32_t& owner = vc_.owner(vbase + v.out_port * V_ + v.out_vc);
+                const std::size_t ov = vbase + v.out_port * V_ + v.out_vc;
+                std::uint32_t& owner = vc_.owner(ov);
                 if (owner == none || (owner == tail_pending && tail_credit_back(n, v, k))) {
                     owner = none;
+                    va_out_[n_va] = ov;
                     va_local_[n_va++] = local;
                 } else {
                     in_.block(n, local);  // the holder's tail frees the VC at this router
@@ -136,7 +138,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
     if (n_va == 1) {  // alone: it wins, and its output VC's pointer moves past it
         const std::uint32_t local = va_local_[0];
         InputVc& v = vcs[local];
-        vc_.grant(vbase + local, vbase + v.out_port * V_ + v.out_vc);
+        vc_.grant(vbase + local, va_out_[0]);
         v.state = VcState::active;
         v.ready = now + va_delay;
         if (v.ready < wake) wake = v.ready;
@@ -184,9 +186,16 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
     switch_.begin(n);
-    for (std::uint32_t i = 0; i < n_sw; ++i) {
-        const std::uint32_t local = sw_local_[i];
-        switch_.request(port_of_[local], vc_of_[local], vcs[local].out_port, level_of(vcs[local], k, prioritised));
+    if (prioritised) {
+        for (std::uint32_t i = 0; i < n_sw; ++i) {
+            const std::uint32_t local = sw_local_[i];
+            switch_.request(port_of_[local], vc_of_[local], vcs[local].out_port, level_of(vcs[local], k, true));
+        }
+    } else {
+        for (std::uint32_t i = 0; i < n_sw; ++i) {
+            const std::uint32_t local = sw_local_[i];
+            switch_.request_unranked(port_of_[local], vc_of_[local], vcs[local].out_port);
+        }
     }
     if (speculate) {
         // BookSim's speculative switch allocation: the heads granted their VC now
@@ -216,9 +225,11 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
     const std::uint64_t ready = now + pipeline_.vc_allocation;
     const bool prioritised = switch_.prioritised();
     vc_.begin();
-    for (std::uint32_t i = 0; i < n_va; ++i) {
-        const InputVc& v = in_.router(n)[va_local_[i]];
-        vc_.request(vbase + va_local_[i], vbase + v.out_port * V_ + v.out_vc, level_of(v, k, prioritised));
+    if (prioritised) {
+        for (std::uint32_t i = 0; i < n_va; ++i)
+            vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
+    } else {
+        for (std::uint32_t i = 0; i < n_va; ++i) vc_.request(vbase + va_local_[i], va_out_[i]);
     }
     vc_.allocate(
         prioritised,

@@ -68,6 +68,7 @@ public:
         activity_.assign(shape.routers, Activity{});
         just_granted_.assign(per_router_, 0);
         va_local_.assign(per_router_, 0);
+        va_out_.assign(per_router_, 0);
         sw_local_.assign(per_router_, 0);
         out_enabled_ = cfg.output_buffer_flits > 0;
         // A lone VC's step is its own only where no stage looks further: no output
@@ -234,7 +235,7 @@ public:
     /// The front flit of input VC `local` of router n crosses the switch (or, with
     /// `drop`, is lost because its output link failed).
     template <class Kernel>
-    void transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop);
+    [[gnu::always_inline]] inline void transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop);
 
     /// A flit left terminal t's source queue through injection VC `local` of router n.
     template <class Kernel>
@@ -326,6 +327,7 @@ private:
     std::uint32_t head_turnaround_ = 0, injection_latency_ = 0, ejection_latency_ = 0;
     std::vector<std::uint32_t> just_granted_;  // local VC indices granted their output VC in this step
     std::vector<std::uint32_t> va_local_, sw_local_;  // this step's VC and switch requesters
+    std::vector<std::size_t> va_out_;                 // the output VC each VC requester asks for
     bool out_enabled_ = false, lone_steps_ = false;
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     std::vector<std::uint64_t> port_free_;  // per (router, port incl. terminals): the switch output is free from

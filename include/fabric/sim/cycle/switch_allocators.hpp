@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -115,6 +116,29 @@ struct SeparableSwitch {
                 out_rr[out] = detail::past(in, ports_);
                 in_rr_[base_ + in] = detail::past(vc, vcs_);
                 grant(in, vc, out);
+                return;
+            }
+            if (ports_ <= 64) {  // the outputs asked for as a mask: grants by output port, no sort
+                std::uint64_t outs = 0;
+                for (std::uint32_t i = 0; i < n_ins_; ++i) {
+                    const std::uint32_t in = ins_[i], out = out_[in];
+                    std::uint32_t& w = winner_[out];
+                    if (w == cycle::no_port) {
+                        outs |= std::uint64_t{1} << out;
+                        w = in;
+                    } else if (detail::nearer(out_rr[out], in, w, ports_)) {
+                        w = in;
+                    }
+                }
+                for (; outs; outs &= outs - 1) {
+                    const auto out = static_cast<std::uint32_t>(std::countr_zero(outs));
+                    const std::uint32_t in = winner_[out];
+                    winner_[out] = cycle::no_port;
+                    const std::uint32_t vc = choice_[in];
+                    out_rr[out] = detail::past(in, ports_);
+                    in_rr_[base_ + in] = detail::past(vc, vcs_);
+                    grant(in, vc, out);
+                }
                 return;
             }
             std::uint32_t n_outs = 0;
