@@ -111,7 +111,10 @@ public:
     [[nodiscard]] std::uint64_t wake(std::uint32_t n) const { return activity_[n].wake; }
 
     /// Feedback reached a sender of router n at `now`: a flit waiting for it may go.
+    /// Without output queues only a blocked front flit waits for it: a router with
+    /// none keeps its wake (a step before it would find nothing to do).
     [[gnu::always_inline]] void feedback(std::uint32_t n, std::uint64_t now) {
+        if (!out_enabled_ && !in_.any_blocked(n)) return;
         in_.unblock(n);
         activity_[n].wake = std::min(activity_[n].wake, now);
         if (out_enabled_) out_.wake(n) = now;
