@@ -19,7 +19,11 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
     for (std::size_t i = 0; i < active_.size(); ++i) {
         const std::uint32_t n = active_[i];
         Activity& a = activity_[n];
-        if (a.wake <= now) a.wake = step(n, now, k);
+        if (a.wake > now) {  // not stepped: only a step takes a front or queued flit away
+            active_[keep++] = n;
+            continue;
+        }
+        a.wake = step(n, now, k);
         if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(n)) active_[keep++] = n;
         else a.active = false;
     }
