@@ -128,13 +128,16 @@ public:
     [[gnu::always_inline]] void block(std::uint32_t node, std::uint32_t local) {
         set(masks_[std::size_t{node} * 2 * words_ + words_ + local / 64], local);
     }
-    /// Whether a front flit of router `node` waits for an event at its router.
-    [[gnu::always_inline]] [[nodiscard]] bool any_blocked(std::uint32_t node) const {
-        const std::uint64_t* w = masks_.data() + std::size_t{node} * 2 * words_ + words_;
-        if (w[0]) return true;
-        for (std::uint32_t i = 1; i < words_; ++i)
-            if (w[i]) return true;
-        return false;
+    /// unblock(node), returning whether any front flit of the router was blocked.
+    [[gnu::always_inline]] bool unblock_any(std::uint32_t node) {
+        std::uint64_t* w = masks_.data() + std::size_t{node} * 2 * words_ + words_;
+        std::uint64_t any = w[0];
+        w[0] = 0;
+        for (std::uint32_t i = 1; i < words_; ++i) {
+            any |= w[i];
+            w[i] = 0;
+        }
+        return any != 0;
     }
     /// An event at router `node` that may let any waiting front flit go.
     [[gnu::always_inline]] void unblock(std::uint32_t node) {

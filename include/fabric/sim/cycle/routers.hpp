@@ -114,8 +114,7 @@ public:
     /// Without output queues only a blocked front flit waits for it: a router with
     /// none keeps its wake (a step before it would find nothing to do).
     [[gnu::always_inline]] void feedback(std::uint32_t n, std::uint64_t now) {
-        if (!out_enabled_ && !in_.any_blocked(n)) return;
-        in_.unblock(n);
+        if (!in_.unblock_any(n) && !out_enabled_) return;
         activity_[n].wake = std::min(activity_[n].wake, now);
         if (out_enabled_) out_.wake(n) = now;
     }
