@@ -1,7 +1,10 @@
 // One APEnet+ torus link: the efficiency model of the EURETILE report and the
 // cycle simulation of the saturated link, side by side; with --table, the
-// report's Table 8 at 28 and 34 Gbps. Options and configuration files:
+// report's Table 8 at 28 and 34 Gbps; with --fig13, the link's side of Fig. 13
+// (efficiency and bandwidth against message size). Options and configuration files:
 // apps/common/tool.hpp.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 
@@ -24,6 +27,7 @@ struct Settings : fabric_apps::Common {
     std::uint32_t t_red = 0;           // almost-full threshold, words; 0: fifo_depth - 6
     std::uint64_t cycles = 100000;     // simulated
     bool table = false;
+    bool fig13 = false;
 
     static fabric_apps::Options<Settings> options() {
         using namespace fabric_apps;
@@ -37,6 +41,8 @@ struct Settings : fabric_apps::Common {
                       "depth; 0: depth - 6", within<std::uint32_t>(0, 1U << 20)),
             option<S>(&S::cycles, "--cycles", "cycles simulated", at_least<std::uint64_t>(1)),
             flag<S>(&S::table, "--table", "the report's Table 8, model and simulation, at 28 and 34 Gbps (as text)"),
+            flag<S>(&S::fig13, "--fig13", "the link's side of the report's Fig. 13: efficiency and bandwidth against "
+                    "message size, 64 B to 1 MiB (a message past 4 KB cut into 4 KB packets), model and simulation"),
         };
         for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
         return o;
@@ -58,8 +64,34 @@ int table(std::uint64_t cycles, fabric_apps::OutputFile& out) {
     return 0;
 }
 
+/// Fig. 13's link side: E_T and MB/s against message size, the model's and the simulated link's.
+int fig13(const Settings& s, const ApenetCredit& protocol, const analytic::ApenetEfficiency& model,
+          double line_MBps, fabric_apps::OutputFile& out) {
+    static constexpr std::uint64_t sizes[] = {64, 256, 1024, 2048, 4096, 32768, 1048576};
+    nlohmann::json rows = nlohmann::json::array();
+    if (s.format != "json")
+        out.printf("APEnet+ link against message size (FIFO depth %u, C = %u, T_RED = %u; a message up to 4 KB is one "
+                   "packet): E_T and MB/s of %.0f\n\n%10s %10s %12s %10s %12s\n", protocol.fifo_depth,
+                   protocol.credit_period, protocol.t_red, line_MBps, "message", "E_T model", "model MB/s", "E_T sim",
+                   "sim MB/s");
+    for (const std::uint64_t m : sizes) {
+        const double et = model.for_message(m).et();
+        const auto packet = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, 4096));
+        const double sim = simulate_apenet_link(protocol, packet, s.cycles).efficiency;
+        if (s.format == "json")
+            rows.push_back({{"message_bytes", m}, {"ET_model", et}, {"MBps_model", et * line_MBps}, {"ET_sim", sim},
+                            {"MBps_sim", sim * line_MBps}});
+        else
+            out.printf("%10llu %10.3f %12.0f %10.3f %12.0f\n", static_cast<unsigned long long>(m), et, et * line_MBps,
+                       sim, sim * line_MBps);
+    }
+    if (s.format == "json") fabric_apps::write_json(out.stream(), nlohmann::json{{"fig13", rows}});
+    return 0;
+}
+
 int one_link(const Settings& s, fabric_apps::OutputFile& out) {
-    fabric_apps::check_work(static_cast<double>(s.cycles) * (s.table ? 8 : 1), "link cycles", 5e6);
+    fabric_apps::check_work(static_cast<double>(s.cycles) * (s.table ? 8 : s.fig13 ? 7 : 1), "link cycles", 5e6);
+    detail::require(!(s.table && s.fig13), "--table and --fig13 are two reports: give one");
     detail::require(!(s.table && s.format == "json"), "--table is printed as text: leave out --json (--format json), "
                     "or --table for one link's JSON");
     if (s.table) return table(s.cycles, out);
@@ -73,8 +105,9 @@ int one_link(const Settings& s, fabric_apps::OutputFile& out) {
     analytic::ApenetEfficiency model;
     model.credit_period = protocol.credit_period;
     model.t_red = protocol.t_red;
-    const auto sim = simulate_apenet_link(protocol, 4096, s.cycles);
     const double line_MBps = lane.bandwidth().megabytes_per_second();
+    if (s.fig13) return fig13(s, protocol, model, line_MBps, out);
+    const auto sim = simulate_apenet_link(protocol, 4096, s.cycles);
     if (s.format == "json") {
         analytic::ApenetEfficiency without = model;
         without.whole_packet_rule = false;
