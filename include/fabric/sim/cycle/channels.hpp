@@ -118,14 +118,10 @@ public:
     [[gnu::always_inline]] void freed(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
         const std::size_t channel = std::size_t{n} * ports_ + port;
         if constexpr (unit_credits) {  // one credit per flit freed (flow/traits.hpp)
-            const FeedbackTo& to = feedback_to_[channel];
-            const Feedback f{to.sender + vc, to.node, 1};
-            const std::uint64_t due = now + to.delay;
-            if (remote_.here(to.node)) feedback_.schedule(due, f);
-            else remote_.post_feedback(due, f);
+            send_feedback(channel, vc, 1, now);
         } else {
             flow_.on_free(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                send_feedback(links_.up(channel), links_.up_node(channel), vc, value, now);
+                send_feedback(channel, vc, value, now);
             });
         }
     }
@@ -133,7 +129,7 @@ public:
         if constexpr (!unit_credits) {  // such a protocol tells nothing on arrival
             const std::size_t channel = std::size_t{n} * ports_ + port;
             flow_.on_arrive(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                send_feedback(links_.up(channel), links_.up_node(channel), vc, value, now);
+                send_feedback(channel, vc, value, now);
             });
         } else {
             (void)n, (void)port, (void)vc, (void)now;
@@ -149,7 +145,7 @@ public:
                 if (up == Links::none || !remote_.here(static_cast<std::uint32_t>(channel / ports_))) continue;
                 for (std::uint32_t vc = 0; vc < vcs_; ++vc)
                     flow_.tick(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                        send_feedback(up, links_.up_node(channel), vc, value, now);
+                        send_feedback(channel, vc, value, now);
                     });
             }
         } else {
@@ -205,12 +201,14 @@ public:
     [[nodiscard]] std::vector<std::uint64_t>& sent_in_window() { return sent_in_window_; }
 
 private:
-    /// The receiver of `channel` (router `node`), VC `vc`, tells its sender `value` (a credit).
-    [[gnu::always_inline]] void send_feedback(std::uint32_t channel, std::uint32_t node, std::uint32_t vc, std::uint64_t value,
-                       std::uint64_t now) {
-        const Feedback f{static_cast<std::uint32_t>(std::size_t{channel} * vcs_ + vc), node, value};
-        const std::uint64_t due = now + feedback_delay(channel);
-        if (remote_.here(node)) feedback_.schedule(due, f);
+    /// The receiver of input port `channel` (as a channel), VC `vc`, tells its sender
+    /// `value` (a credit), through the table set at reset.
+    [[gnu::always_inline]] void send_feedback(std::size_t channel, std::uint32_t vc, std::uint64_t value,
+                                              std::uint64_t now) {
+        const FeedbackTo& to = feedback_to_[channel];
+        const Feedback f{to.sender + vc, to.node, value};
+        const std::uint64_t due = now + to.delay;
+        if (remote_.here(to.node)) feedback_.schedule(due, f);
         else remote_.post_feedback(due, f);
     }
 
