@@ -104,6 +104,7 @@
 
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_credits.hpp>
+#include <fabric/fault/lofamo_cycle.hpp>
 #include <fabric/fault/lofamo_descriptors.hpp>
 #include <fabric/fault/lofamo_faults.hpp>
 #include <fabric/fault/lofamo_link_health.hpp>

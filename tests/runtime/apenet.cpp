@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <fabric/fault/lofamo.hpp>
+#include <fabric/fault/lofamo_credits.hpp>
+#include <fabric/fault/lofamo_cycle.hpp>
+#include <fabric/fault/lofamo_link_health.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 #include <fabric/mapping/patterns.hpp>
 #include <fabric/sim/cycle.hpp>
@@ -210,4 +213,100 @@ TEST_CASE("fault reactivity: a broken link is routed around; every packet is del
     CHECK(r.packets_unroutable > 0);
     CHECK(r.flits_injected == r.flits_ejected + r.flits_in_flight + r.flits_dropped);
     CHECK_THROWS_WITH_AS(sim.fail_link(NodeId{99}, PortId{0}, 5), doctest::Contains("has no link"), config_error);
+}
+
+TEST_CASE("LiFaMa in the Credits of a loaded run: each neighbour hears when the frames allow, as when idle") {
+    const ApenetFabric net{ApenetTorus({4, 2, 2})};
+    const ApenetCredit link = net.flow();  // C = 35, L_R = 35, L_L = 20
+    CycleConfig cfg;
+    cfg.warmup = 1000;
+    cfg.measure = 5000;
+    // Node 5's DFM finds its temperature past the alarm at cycle 3001 and posts
+    // that, then, at once, that its voltage is too: two messages, one a Credit.
+    lofamo::LifamaMessage hot;
+    hot.temperature = lofamo::sensor_alarm;
+    hot.valid = true;
+    lofamo::LifamaMessage worse = hot;
+    worse.voltage = lofamo::sensor_alarm;
+    const std::uint64_t posted = 3001;
+    auto run = [&](double rate, bool post) {
+        CycleSimulator sim(net, cfg);
+        if (post) {
+            lofamo::post_lifama(sim, NodeId{5}, hot, posted);
+            lofamo::post_lifama(sim, NodeId{5}, worse, posted);
+        }
+        const auto r = sim.run(UniformTraffic(16), rate, PacketSizes::fixed(8));
+        return std::pair{r, sim.side_band_heard()};
+    };
+    const auto [loaded, heard] = run(0.3, true);
+    const auto [idle, heard_idle] = run(0.001, true);
+    const auto plain = run(0.3, false).first;
+    // Over each of node 5's six links (two along each of y and z, to one
+    // neighbour each, as the rings have 2 nodes), the first message in the first
+    // Credit after cycle 3001, the second in the next, L_R + L_L on.
+    REQUIRE(heard.size() == 12);
+    for (const auto& w : heard) {
+        CHECK(w.from == 5);
+        CHECK(w.posted == posted);
+        const std::uint64_t k = w.word == worse.encode() ? 1 : 0;
+        CHECK(w.arrived == lofamo::lifama_arrival(link, posted, k));
+        CHECK(w.arrived - posted <= lofamo::lifama_worst_case_cycles(link) + k * cycle::Framing<ApenetCredit>::frame(link));
+    }
+    CHECK(heard == heard_idle);  // the Credit slots are the link's whatever its data
+    // Each neighbour's Remote Fault Descriptor holds the later message, under the
+    // direction of the link it came over: node 6 (x + 1) heard it from X-, node 4 from X+.
+    const auto d = lofamo::descriptors_heard(16, heard);
+    CHECK(d[6].message(lofamo::Direction::x_minus).voltage == lofamo::sensor_alarm);
+    CHECK(d[4].message(lofamo::Direction::x_plus).voltage == lofamo::sensor_alarm);
+    CHECK_FALSE(d[6].heard(lofamo::Direction::x_plus));
+    CHECK_FALSE(d[0].heard(lofamo::Direction::x_plus));
+    // The messages take no data slot: the run's figures are the run without them.
+    CHECK(loaded.packets_delivered == plain.packets_delivered);
+    CHECK(loaded.latency.mean == plain.latency.mean);
+    CHECK(idle.packets_delivered > 0);
+}
+
+TEST_CASE("a sick link under load: its CRC errors make it sick, routes go round it, and nothing is lost") {
+    const ApenetFabric net{ApenetTorus({4, 2, 2})};
+    CycleConfig cfg;
+    cfg.warmup = 2000;
+    cfg.measure = 20000;
+    // Tornado on 4 x 2 x 2: node 1 sends to node 2 over the +x link 1 -> 2, 0.3 flits a cycle.
+    const std::size_t channel = 1 * ApenetTorus::ports_per_node + 0;
+    // The link's receiver judges after 10^4 bytes (625 flits of 16 bytes, about
+    // 2,100 cycles) at a threshold of 10^-4 CRC errors a byte; words in error at
+    // 10^-2 make 7.7% of 8-flit packets bad, 6.0e-4 a byte.
+    const CrcRule rule{1e-4, CrcRatio::per_byte, 1e4};
+    auto run = [&](double ber) {
+        CycleSimulator sim(net, cfg);
+        if (ber >= 0) sim.link_errors(NodeId{1}, PortId{0}, lofamo::flit_error_rate(ber, cfg.flit_bytes), rule);
+        return sim.run(TornadoTraffic(Grid{4, 2, 2}), 0.3, PacketSizes::fixed(8));
+    };
+    const auto clean = run(-1);
+    const auto sick = run(1e-2);
+    const auto table16 = run(7.04e-10);  // Table 16's worst channel (Z+ at 8.5 Gbps)
+    CHECK(clean.links_sick == 0);
+    CHECK(sick.links_sick == 1);
+    CHECK(table16.links_sick == 0);
+    // Turned sick, the link still carries what was routed over it: nothing lost.
+    CHECK(sick.packets_lost == 0);
+    CHECK(sick.flits_dropped == 0);
+    CHECK(sick.measured_delivered == sick.measured_packets);
+    CHECK(sick.flits_injected == sick.flits_ejected + sick.flits_in_flight);
+    CHECK_FALSE(sick.deadlock);
+    CHECK(sick.out_of_order == 0);
+    // Routed round from about cycle 2,100 on: in the window (cycles 2,000 to
+    // 22,000) the link carries a sliver of what it carries when healthy, and node
+    // 1's packets take the three hops the other way round the ring (the other 15
+    // nodes' take one: 1 + 2 / 16 hops a packet).
+    CAPTURE(clean.channel_utilisation[channel]);
+    CAPTURE(sick.channel_utilisation[channel]);
+    CHECK(clean.channel_utilisation[channel] == doctest::Approx(0.3).epsilon(0.05));
+    CHECK(sick.channel_utilisation[channel] < 0.02);
+    CHECK(clean.hops_mean == doctest::Approx(1.0));
+    CHECK(sick.hops_mean == doctest::Approx(1.0 + 2.0 / 16).epsilon(0.01));
+    // At Table 16's rates no packet fails its CRC in such a run: the run is the clean one.
+    CHECK(table16.packets_delivered == clean.packets_delivered);
+    CHECK(table16.latency.mean == clean.latency.mean);
+    CHECK(table16.channel_utilisation == clean.channel_utilisation);
 }

@@ -156,6 +156,40 @@ TEST_CASE("Links: a ring's wiring is symmetric, timing follows the configuration
     CHECK_THROWS_AS(links.slow(c, std::numeric_limits<double>::infinity()), config_error);
 }
 
+TEST_CASE("TerminalLinks: 2.5 cycles a flit, whole cycles 2 and 3 in turn, streaming ahead of the switch") {
+    cycle::TerminalLinks t;
+    t.reset(1, 2560, 4);  // 2.5 cycles a flit (2560 / 1024), input VCs of 4 flits
+    CHECK(t.limited());
+    // Into the router: the first flit exists at 0 and is across at 2.5, so the
+    // switch takes it in cycle 3; each next is across 2.5 cycles after the last.
+    CHECK(t.in_ready(0, 0, 0) == 3);
+    std::vector<std::uint64_t> took;
+    for (std::uint64_t at = t.in_ready(0, 0, 0); took.size() < 5;) {
+        took.push_back(at);
+        at = t.in_took(0, 0, at);
+    }
+    CHECK(took == std::vector<std::uint64_t>{3, 5, 8, 10, 13});
+    // A switch late by 20 cycles finds the link 4 flits (a buffer) ahead, not more:
+    // those leave at once, then one each 2.5 cycles again.
+    const std::uint64_t late = 40;
+    const std::uint64_t next = t.in_took(0, 0, late);  // carried from 40 - 10 = 30 on: across at 32.5
+    CHECK(next == 35);  // the next, across at 35.0
+    CHECK(t.in_ready(0, 100, 0) == 103);  // a flit that exists only from 100: across at 102.5
+    // Out of the router: the link is busy 2.5 cycles a flit from when it is free.
+    std::vector<std::uint64_t> out_at, across;
+    for (std::uint64_t at = 0; out_at.size() < 4;) {
+        const auto c = t.out(0, at);
+        out_at.push_back(at);
+        across.push_back(c.across);
+        at = c.next;
+    }
+    CHECK(out_at == std::vector<std::uint64_t>{0, 2, 5, 7});
+    CHECK(across == std::vector<std::uint64_t>{2, 4, 7, 9});  // across by the end of cycles 2 (2.5), 4 (5.0), ...
+    cycle::TerminalLinks none;
+    none.reset(1, 0, 4);
+    CHECK_FALSE(none.limited());
+}
+
 TEST_CASE("VC allocation: the requester nearest at or after the output VC's pointer wins, and turns alternate") {
     std::vector<std::uint32_t> owner(4, cycle::RoundRobinVcAllocator::free), pointer(4, 0);
     const std::vector<std::pair<std::size_t, std::size_t>> both{{3, 0}, {5, 0}};

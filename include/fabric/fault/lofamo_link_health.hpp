@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include <fabric/core/error.hpp>
+#include <fabric/link/crc_errors.hpp>
 #include <fabric/fault/lofamo_registers.hpp>
 
 namespace fabric::lofamo {
@@ -42,8 +43,7 @@ inline constexpr std::array<BerMeasurement, 5> table16{{
     {2.46e-14, "X+", 2, 7.0},
 }};
 
-/// What the sickness threshold divides the CRC errors by.
-enum class CrcRatio : std::uint8_t { per_byte, per_packet };
+using fabric::CrcRatio;
 
 /// The words the CRC covers in a packet of `payload_bytes`: header, payload, footer.
 constexpr double crc_words(std::uint32_t payload_bytes) { return static_cast<double>(payload_bytes) / 16.0 + 2.0; }
@@ -62,38 +62,32 @@ inline double crc_error_ratio(double ber, std::uint32_t payload_bytes, CrcRatio 
     return per == CrcRatio::per_packet ? p : p / link_bytes(payload_bytes);
 }
 
-/// The receiving end of one link: its CRC errors counted, the ratio judged
-/// against the threshold. It judges only once it has seen `judged_after` (bytes
-/// or packets, as the ratio), 1 / threshold by default, so that no single error
-/// can make a link sick; from then on, a ratio above the threshold makes it sick.
+/// The receiving end of one link (link/crc_errors.hpp), its judgement given as
+/// the DNP_STATUS register's Status.
 class LinkErrorCounter {
 public:
     explicit LinkErrorCounter(double threshold = 1e-6, CrcRatio per = CrcRatio::per_byte, double judged_after = 0)
-        : threshold_(threshold), per_(per), judged_after_(judged_after > 0 ? judged_after : 1 / threshold) {
-        fabric::detail::require(threshold > 0 && threshold < 1, "LO|FA|MO: the CRC threshold must lie in (0, 1); "
-                                "got ", threshold);
-    }
+        : counter_(CrcRule{threshold, per, judged_after}) {}
     /// A packet of `payload_bytes` arrived; `crc_error`: its CRC did not match.
-    void count(std::uint32_t payload_bytes, bool crc_error) {
-        bytes_ += link_bytes(payload_bytes);
-        ++packets_;
-        errors_ += crc_error ? 1 : 0;
-        if (!sick_ && seen() >= judged_after_ && static_cast<double>(errors_) > threshold_ * seen()) sick_ = true;
-    }
-    [[nodiscard]] Status status() const { return sick_ ? Status::sick : Status::normal; }
-    [[nodiscard]] std::uint64_t errors() const { return errors_; }
-    [[nodiscard]] std::uint64_t packets() const { return packets_; }
-    [[nodiscard]] double bytes() const { return bytes_; }
+    void count(std::uint32_t payload_bytes, bool crc_error) { counter_.count(link_bytes(payload_bytes), crc_error); }
+    [[nodiscard]] Status status() const { return counter_.sick() ? Status::sick : Status::normal; }
+    [[nodiscard]] std::uint64_t errors() const { return counter_.errors(); }
+    [[nodiscard]] std::uint64_t packets() const { return counter_.packets(); }
+    [[nodiscard]] double bytes() const { return counter_.bytes(); }
 
 private:
-    [[nodiscard]] double seen() const { return per_ == CrcRatio::per_byte ? bytes_ : static_cast<double>(packets_); }
-    double threshold_;
-    CrcRatio per_;
-    double judged_after_;
-    double bytes_ = 0;
-    std::uint64_t packets_ = 0, errors_ = 0;
-    bool sick_ = false;
+    CrcErrorCounter counter_;
 };
+
+/// The probability that a flit of `flit_bytes` (whole 16-byte words) has a wrong
+/// word at word error rate `ber`: what the cycle kernel's link error rate is
+/// (CycleSimulator::link_errors) for an APEnet+ link of Table 16's measure.
+inline double flit_error_rate(double ber, std::uint32_t flit_bytes) {
+    fabric::detail::require(ber >= 0 && ber < 1, "LO|FA|MO: a word error rate lies in [0, 1); got ", ber);
+    fabric::detail::require(flit_bytes >= 16 && flit_bytes % 16 == 0, "LO|FA|MO: a flit is whole 16-byte words; got ",
+                            flit_bytes, " bytes");
+    return -std::expm1(static_cast<double>(flit_bytes / 16) * std::log1p(-ber));
+}
 
 /// The expected-value rule the event model (fault/lofamo.hpp) uses: a link of word
 /// error rate `ber` carrying `bytes_per_us` in packets of `payload_bytes` is sick

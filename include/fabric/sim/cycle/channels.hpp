@@ -1,6 +1,6 @@
 // The channels of a cycle-kernel run: the links (latency, serialisation, wiring),
 // the flow control's state at both ends of every link VC, and the calendar of what
-// is on the wires (flits arriving, feedback returning). A flit put on a link is
+// is on the wires (flits arriving, feedback returning, words in the Credits). A flit put on a link is
 // due at its receiver once its last bit is in; feedback a receiver emits reaches
 // its sender after the protocol's delay. A channel whose far end is on another
 // rank writes to an outbox instead (remote_channels.hpp); nothing else here, and
@@ -24,6 +24,7 @@
 #include <fabric/sim/cycle/packets.hpp>
 #include <fabric/sim/cycle/remote_channels.hpp>
 #include <fabric/sim/cycle/shape.hpp>
+#include <fabric/sim/cycle/side_band.hpp>
 
 namespace fabric::cycle {
 
@@ -43,6 +44,9 @@ public:
     [[nodiscard]] Links& links() { return links_; }
     [[nodiscard]] const Links& links() const { return links_; }
     [[nodiscard]] const F& flow() const { return flow_; }
+    /// Words carried in the periodic Credits of a protocol that has them (Frames::ticks).
+    [[nodiscard]] SideBand& side_band() { return side_band_; }
+    [[nodiscard]] const SideBand& side_band() const { return side_band_; }
     [[nodiscard]] RemoteChannels& remote() { return remote_; }
     [[nodiscard]] const RemoteChannels& remote() const { return remote_; }
 
@@ -66,6 +70,7 @@ public:
         arrivals_.reset(horizon - 1);
         feedback_.reset(horizon - 1);
         in_flight_ = 0;
+        side_band_.reset(shape.channels(), ports_);
         remote_.layout(per_router_);
         remote_.reset(shape.input_vcs());
     }
@@ -136,9 +141,12 @@ public:
         }
     }
 
-    /// At the start of every frame's credit slots each receiver here sends its Credit.
+    /// At the start of every frame's credit slots each receiver here sends its
+    /// Credit; the first VC's carries a side-band word (side_band.hpp) if one waits.
     void tick_receivers(std::uint64_t now) {
         if constexpr (Frames::ticks) {
+            if (side_band_.any()) [[unlikely]]
+                side_band_.step(now, [&](std::size_t channel) { return links_.up(channel) != Links::none; });
             if (!Frames::credit_tick(flow_, now)) return;
             for (std::size_t channel = 0; channel < sent_in_window_.size(); ++channel) {
                 const std::uint32_t up = links_.up(channel);
@@ -147,6 +155,9 @@ public:
                     flow_.tick(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
                         send_feedback(channel, vc, value, now);
                     });
+                if (side_band_.any()) [[unlikely]]
+                    side_band_.credit_sent(channel, feedback_to_[channel].node, up % ports_,
+                                           now + feedback_to_[channel].delay);
             }
         } else {
             (void)now;
@@ -157,6 +168,7 @@ public:
     /// has it), then flits (on_arrival(arrival)), each in the order sent.
     template <class OnFeedback, class OnArrival>
     void deliver(std::uint64_t now, OnFeedback&& on_feedback, OnArrival&& on_arrival) {
+        if constexpr (Frames::ticks) side_band_.deliver(now);
         auto& fb = feedback_.due(now);
         for (const Feedback& f : fb) {
             flow_.on_feedback(sender_[f.sender], f.value);
@@ -228,6 +240,7 @@ private:
     EventWheel<Arrival> arrivals_;
     EventWheel<Feedback> feedback_;
     std::uint64_t in_flight_ = 0;  // flits on this rank's wires
+    SideBand side_band_;
     RemoteChannels remote_;
 };
 

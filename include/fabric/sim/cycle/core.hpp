@@ -32,6 +32,7 @@
 #include <fabric/sim/cycle/channels.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/failures.hpp>
+#include <fabric/sim/cycle/link_errors.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/observer.hpp>
@@ -103,6 +104,8 @@ public:
     [[nodiscard]] Losses& losses() { return losses_; }
     [[nodiscard]] LinkFailures& failures() { return failures_; }
     [[nodiscard]] const LinkFailures& failures() const { return failures_; }
+    [[nodiscard]] LinkErrors& link_errors() { return link_errors_; }
+    [[nodiscard]] const LinkErrors& link_errors() const { return link_errors_; }
     [[nodiscard]] std::uint32_t buffer_flits() const { return buffer_; }
     [[nodiscard]] std::uint64_t source_packet_cap() const { return source_packet_cap_; }
     /// What this configuration's memory follows from (memory.hpp), before a run: its
@@ -183,7 +186,7 @@ public:
         detail::require(max_hops_ <= max_route_hops, "the routing policy's routes take up to ", max_hops_,
                         " hops; the cycle kernel counts hops in 16 bits, at most ", max_route_hops);
         source_packet_cap_ = check_memory(memory_need(), cfg_.memory_limit_mb);
-        routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels());
+        routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels(), channels_.links().terminal_serialisation());
         if (hooks_.tracks_occupancy) routers_.track_occupancy();
         channels_.reset(shape_, wheel_size_);
         sources_.reset(shape_, cfg_, observer_.classes.count());
@@ -192,7 +195,20 @@ public:
         losses_.reset();
         observer_.reset(cfg_, shape_.terminals);
         failures_.reset(shape_.channels());
+        link_errors_.reset(shape_.channels(), cfg_.flit_bytes, cfg_.seed);
         scratch_route_.resize(max_hops_ + 1);
+    }
+
+    /// A flit came over a link into input VC `local` of router n: its packet's tail
+    /// is counted by the link's receiver, and a link found sick is routed round.
+    [[gnu::always_inline]] void crossed_link(std::uint32_t n, std::uint32_t local, const Flit& f) {
+        if (!link_errors_.on() || !f.tail()) [[likely]]
+            return;
+        const std::uint32_t up = channels_.links().up(std::size_t{n} * shape_.ports + local / shape_.vcs);
+        if (link_errors_.packet_arrived(up, packets_[f.packet].size)) {
+            failures_.sicken(up);
+            ++observer_.res.links_sick;
+        }
     }
 
     /// The link of `channel` has just failed at `now`: flits on its wires are lost
@@ -243,7 +259,7 @@ public:
 private:
     /// The longest route a slot holds: detours round failed links may be longer.
     [[nodiscard]] std::uint32_t longest_route() const {
-        return failures_.scheduled() ? hooks_.max_detour_hops : hooks_.max_hops;
+        return failures_.scheduled() || link_errors_.any() ? hooks_.max_detour_hops : hooks_.max_hops;
     }
 
     /// A policy that routes hop by hop rewrites the rest of packet `id`'s route at router `here`, hop `hop`.
@@ -273,6 +289,7 @@ private:
     Observer observer_;
     Losses losses_;
     LinkFailures failures_;
+    LinkErrors link_errors_;
     std::vector<Hop> scratch_route_;
 };
 

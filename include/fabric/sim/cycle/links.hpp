@@ -4,7 +4,10 @@
 // when the configuration gives a cycle time, from each link class's latency and
 // bandwidth; a latency given per class (LinkSettings::class_latency) replaces
 // either. Slowing a link (fewer working lanes) grows its serialisation. What a
-// flit's hop reads of its link sits in one record.
+// flit's hop reads of its link sits in one record. A topology that models the
+// links joining each node's terminals to its router (node_links(): the PERCS
+// hub's W links) gives, under a cycle time, their serialisation per flit, in
+// 1/1024 cycles since it need not be whole (2.5 cycles under percs_cycle_config).
 #pragma once
 
 #include <algorithm>
@@ -51,6 +54,20 @@ public:
                             " link classes, one latency each (or none: link_latency for all)");
             class_latency.assign(cfg.class_latency.begin(), cfg.class_latency.end());
         }
+        if constexpr (InjectionLimitedTopology<T>) {
+            const NodeLinks node = topo.node_links();
+            if (cfg.cycle_ns > 0 && node.modelled()) {
+                // Each terminal of a node has its share of the node's links.
+                double terminals = 1;
+                if constexpr (ConcentratedTopology<T>) terminals = static_cast<double>(topo.terminals_per_node());
+                const double share = node.bandwidth.count / terminals;
+                const double ser = static_cast<double>(cfg.flit_bytes) / (share * cfg.cycle_ns);
+                detail::require(ser <= max_delay_cycles, "with cycles of ", cfg.cycle_ns, " ns a flit takes ", ser,
+                                " cycles on the ", node.name, " links of a node; at most ", max_delay_cycles,
+                                " are allowed: use longer cycles");
+                terminal_serial_ = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::llround(ser * 1024)));
+            }
+        }
         for (const Channel& link : views::channels(topo)) {
             const std::size_t c = link.index;
             const std::uint32_t back = topo.reverse_port(link.node, link.port).value;
@@ -75,6 +92,10 @@ public:
     [[nodiscard]] std::uint32_t up_node(std::size_t c) const { return up_[c].node; }
     [[nodiscard]] std::uint32_t latency(std::size_t c) const { return wire_[c].latency; }
     [[nodiscard]] std::uint32_t serialisation(std::size_t c) const { return wire_[c].serial; }
+    /// A flit's serialisation on the links joining a terminal to its router, both
+    /// ways, in 1/1024 cycles (rounded); 0 when the topology does not model them
+    /// (or no cycle time is given): then a terminal injects and ejects a flit a cycle.
+    [[nodiscard]] std::uint32_t terminal_serialisation() const { return terminal_serial_; }
     [[nodiscard]] std::uint32_t max_latency() const {
         std::uint32_t m = 1;
         for (const Wire& w : wire_)
@@ -104,6 +125,7 @@ private:
         std::uint32_t down, down_port, latency, serial;
     };
     std::uint32_t ports_;
+    std::uint32_t terminal_serial_ = 0;  // 1/1024 cycles a flit on a terminal's own link; 0: not modelled
     std::vector<Wire> wire_;
     struct Feeder {
         std::uint32_t channel, node;  // the channel feeding an input port, and its router

@@ -124,6 +124,7 @@ struct CycleCounts {
         (std::uint64_t, flits_dropped),       // flits lost with a failed link, each reported
         (std::uint64_t, packets_lost),        // packets that lost a flit to a failed link, or had no route
         (std::uint64_t, packets_unroutable),
+        (std::uint64_t, links_sick),          // links found sick by their CRC errors (link_errors), then routed round
         (std::uint64_t, out_of_order),        // flits ejected out of order within their packet (must be 0)
         // With track_reorder: the packets that arrived ahead of an earlier one of their
         // source-destination pair.

@@ -58,7 +58,7 @@ std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, std::u
                       std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
         }
         v.state = VcState::active;
-        v.ready = now + pipeline_.vc_allocation;
+        v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
         return v.ready;
     }
     if (v.state != VcState::active) return never;
@@ -122,7 +122,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
             } else if (v.state == VcState::waiting_vc) {
                 if (v.out_port >= P_) {  // ejection: no virtual channel to hold
                     v.state = VcState::active;
-                    v.ready = now + va_delay;
+                    v.ready = granted_ready(n, local, now + va_delay, k);
                     if (v.ready < wake) wake = v.ready;
                     just_granted_[granted++] = local;
                     continue;
@@ -144,7 +144,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
         InputVc& v = vcs[local];
         vc_.grant(vbase + local, va_out_[0]);
         v.state = VcState::active;
-        v.ready = now + va_delay;
+        v.ready = granted_ready(n, local, now + va_delay, k);
         if (v.ready < wake) wake = v.ready;
         just_granted_[granted++] = local;
     } else if (n_va > 1) {
@@ -155,7 +155,10 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
         for (std::uint32_t i = 0; i < granted; ++i) {
             const std::uint32_t local = just_granted_[i];
             InputVc& v = vcs[local];
-            if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port)) {
+            if (v.ready > now) {  // a source VC whose terminal link has not brought its flit yet
+                if (v.ready < wake) wake = v.ready;
+            } else if (v.out_port < P_ && k.failures().any() &&
+                       k.failures().broken(std::size_t{n} * P_ + v.out_port)) {
                 drop(n, local, now, k);
                 if (now + 1 < wake) wake = now + 1;
             } else if (const std::uint64_t free = port_free[v.out_port]; free > now + exit_delay_) {
@@ -211,6 +214,7 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
             const InputVc& v = vcs[local];
             if (v.out_port < P_ && k.failures().any() && k.failures().broken(std::size_t{n} * P_ + v.out_port))
                 continue;  // dropped when it bids normally
+            if (granted_ready(n, local, now, k) > now) continue;  // its terminal link has not brought the flit
             if (port_free[v.out_port] > now + exit_delay_) continue;
             if (output_ready(n, local, v, k)) switch_.request_speculative(port_of_[local], vc_of_[local], v.out_port);
         }
@@ -239,10 +243,11 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
         prioritised,
         [&](std::size_t best) {
             InputVc& g = in_[best];
+            const auto local = static_cast<std::uint32_t>(best - vbase);
             g.state = VcState::active;
-            g.ready = ready;
-            if (ready < wake) wake = ready;
-            just_granted_[granted++] = static_cast<std::uint32_t>(best - vbase);
+            g.ready = granted_ready(n, local, ready, k);
+            if (g.ready < wake) wake = g.ready;
+            just_granted_[granted++] = local;
         },
         [&] {
             if (now + 1 < wake) wake = now + 1;

@@ -52,8 +52,15 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
         k.drop_at_failed_link(f);
     } else if (out >= P_) {  // one flit a cycle: with output speedup, a second waits its turn
         const std::uint64_t at = std::max(leaves, port_free);
-        port_free = at + 1;
-        k.eject(n, shape_.terminal_at(n, out), f, k.packets()[f.packet], at + ejection_latency_);
+        std::uint64_t across = at;
+        if (!terminal_links_.limited()) [[likely]] {
+            port_free = at + 1;
+        } else {  // the terminal's own link, slower than a flit a cycle
+            const TerminalLinks::Crossing c = terminal_links_.out(terminal_link(n, out), at);
+            port_free = c.next;
+            across = c.across;
+        }
+        k.eject(n, shape_.terminal_at(n, out), f, k.packets()[f.packet], across + ejection_latency_);
     } else {
         out_.push(n, (std::size_t{n} * P_ + out) * V_ + v.out_vc, f, leaves);
         ++buffered_;
@@ -63,8 +70,12 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
     if (!tail) {
         v.ready = now + 1;
         v.since = now + 1;
+        if (from_source && terminal_links_.limited()) [[unlikely]]
+            hold_sources(n, port_of_[local], f.packet, now, k);
         return;
     }
+    if (from_source && terminal_links_.limited()) [[unlikely]]
+        hold_sources(n, port_of_[local], f.packet, now, k);
     if (out < P_) {
         vc_.owner(std::size_t{n} * per_router_ + out * V_ + v.out_vc) = wait_for_tail_credit_ ? tail_pending : none;
         in_.unblock(n);  // a head waiting for that output VC may ask again

@@ -29,6 +29,7 @@
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/router_allocation.hpp>
 #include <fabric/sim/cycle/shape.hpp>
+#include <fabric/sim/cycle/terminal_links.hpp>
 
 namespace fabric::cycle {
 
@@ -39,8 +40,10 @@ inline constexpr std::uint32_t tail_pending = none - 1;
 template <SwitchAllocator A>
 class Routers {
 public:
+    /// `terminal_serial`: a flit's time on the links joining a terminal to its
+    /// router, in 1/1024 cycles (Links::terminal_serialisation; 0: a flit a cycle).
     void reset(const Shape& shape, const RouterSettings& cfg, const TerminalSettings& terminals, std::uint32_t depth,
-               std::uint32_t levels) {
+               std::uint32_t levels, std::uint32_t terminal_serial = 0) {
         if constexpr (requires { A::output_speedup; })
             detail::require(A::output_speedup == 1 || cfg.output_buffer_flits > 0, "output speedup (Speedup<A, In, "
                             "Out> with Out > 1) needs output queues to take the flits a link cannot: set "
@@ -63,6 +66,7 @@ public:
         injection_latency_ = terminals.injection_latency;
         ejection_latency_ = terminals.ejection_latency;
         port_free_.assign(std::size_t{shape.routers} * NP_, 0);
+        terminal_links_.reset(std::size_t{shape.routers} * shape.terminal_ports, terminal_serial, depth);
         occupancy_.off();
         active_.clear();
         activity_.assign(shape.routers, Activity{});
@@ -280,6 +284,30 @@ public:
     /// wants has its last packet's every credit back (a feedback event unblocks
     /// the router). Over a failed link, credits lost with it never come: taken as
     /// back, the head is then dropped at the switch like any other bound there.
+    /// A source VC granted its output VC at `ready` bids once its terminal's link
+    /// (terminal_links.hpp), where slower than a flit a cycle, has its flit across.
+    template <class Kernel>
+    [[gnu::always_inline]] [[nodiscard]] std::uint64_t granted_ready(std::uint32_t n, std::uint32_t local,
+                                                                     std::uint64_t ready, Kernel& k) const {
+        if (!terminal_links_.limited() || local < network_locals_) [[likely]]
+            return ready;
+        return terminal_links_.in_ready(terminal_link(n, port_of_[local]),
+                                        k.packets()[in_.router(n)[local].packet].created + injection_latency_, ready);
+    }
+    /// A flit of packet `id` from source port `port` of router n crossed the
+    /// switch at `now`: every live source VC there waits for the link's next flit.
+    template <class Kernel>
+    void hold_sources(std::uint32_t n, std::uint32_t port, std::uint32_t id, std::uint64_t now, Kernel& k) {
+        const std::uint64_t next =
+            terminal_links_.in_took(terminal_link(n, port), k.packets()[id].created + injection_latency_, now);
+        InputVc* const vcs = in_.router(n) + std::size_t{port} * V_;
+        for (std::uint32_t vc = 0; vc < V_; ++vc)
+            if (vcs[vc].state == VcState::active && vcs[vc].ready < next) vcs[vc].ready = next;
+    }
+    [[nodiscard]] std::size_t terminal_link(std::uint32_t n, std::uint32_t port) const {
+        return std::size_t{n} * shape_.terminal_ports + (port - P_);
+    }
+
     template <class Kernel>
     [[nodiscard]] bool tail_credit_back(std::uint32_t n, const InputVc& v, Kernel& k) const {
         const std::size_t channel = std::size_t{n} * P_ + v.out_port;
@@ -332,6 +360,7 @@ private:
     std::vector<std::size_t> va_out_;                 // the output VC each VC requester asks for
     bool out_enabled_ = false, lone_steps_ = false;
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
+    TerminalLinks terminal_links_;          // each terminal's own links, where slower than a flit a cycle
     std::vector<std::uint64_t> port_free_;  // per (router, port incl. terminals): the switch output is free from
     PortOccupancy occupancy_;               // with adaptive routing
     Bucket<std::uint32_t> active_;          // routers with a front flit or a queued one

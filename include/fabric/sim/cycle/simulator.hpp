@@ -146,6 +146,32 @@ public:
         core().grow_wheels_for_slow_links();
     }
 
+    /// The link of `port` at `node`, in that direction, corrupts each flit with
+    /// probability `flit_error_rate`; its receiver counts the packets that fail
+    /// their CRC and, when `rule` says, declares it sick (CycleResult::links_sick):
+    /// routes written afterwards avoid it where the routing policy can, while it
+    /// carries what was routed over it before (cycle/link_errors.hpp).
+    void link_errors(NodeId node, PortId port, double flit_error_rate, CrcRule rule = {}) {
+        core().link_errors().set(channel_of(node, port), flit_error_rate, rule);
+    }
+
+    /// Router `node` posts `word` at `cycle` of the next run to every neighbour: each
+    /// link into it carries the word upstream in the next periodic Credit its
+    /// receiver sends, one word a Credit (cycle/side_band.hpp: LO|FA|MO's LiFaMa
+    /// messages in APEnet+'s Credits). What arrived: side_band_heard().
+    void post_side_band(NodeId node, std::uint32_t word, std::uint64_t cycle) {
+        static_assert(cycle::Framing<typename Fab::flow_type>::ticks,
+                      "fabric: post_side_band needs a flow control that sends periodic Credits (frame_data_slots, "
+                      "frame_credit_slots and tick, as ApenetCredit); this fabric's returns credits as flits leave");
+        detail::require(node.value < core().shape().routers, "post_side_band: node ", node.value, " of ",
+                        core().shape().routers);
+        core().channels().side_band().post(node.value, word, cycle);
+    }
+    /// The side-band words the last run delivered, in the order they arrived.
+    [[nodiscard]] const std::vector<cycle::SideBandWord>& side_band_heard() const {
+        return core().channels().side_band().heard();
+    }
+
     [[nodiscard]] const CycleConfig& config() const { return core().cfg(); }
     /// What a run's memory follows from (cycle::MemoryNeed): a tool estimates a run's
     /// memory before it starts from it and the load (cycle::expected_memory).

@@ -42,6 +42,10 @@ void check_partitionable(const Core& core, const Partition& partition) {
     refuse(cfg.source_queue_packets > 0, "source_queue_packets", "a refusal draws differently from a "
            "creation, and only the terminal's rank knows its queues");
     refuse(cfg.watch.enabled(), "watch", "packets are numbered per rank");
+    refuse(core.link_errors().any(), "link error rates (sick links)", "a link turns sick at its receiver's rank, "
+           "and routes are written at their source's");
+    refuse(core.channels().side_band().any(), "words posted in the Credits (side band, LiFaMa)", "they are not "
+           "carried between ranks");
     const auto& hooks = core.routing_hooks();
     refuse(hooks.tracks_occupancy && hooks.reroute == nullptr && !hooks.source_view,
            "source-adaptive routing with a view of every router (UGAL-G)", "it reads the queues of routers on other "
