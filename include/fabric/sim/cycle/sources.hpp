@@ -74,7 +74,7 @@ public:
 private:
     /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
     template <class Kernel>
-    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
+    [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
                        std::uint32_t queue, std::uint32_t message, std::uint32_t part, const PendingReply* answers,
                        Kernel& k) {
         const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
