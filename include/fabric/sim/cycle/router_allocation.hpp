@@ -131,6 +131,14 @@ public:
         }
     }
     void request_speculative(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { speculative_.request(in, vc, out); }
+    /// Without levels or speculation: a step's `n` requests (request(i)) allocated at
+    /// once, where the policy can (its allocate_all); false, and nothing done, if not.
+    template <class Request, class Grant>
+    bool allocate_all(std::uint32_t router, std::uint32_t n, Request&& request, Grant&& grant) {
+        if constexpr (requires { main_.allocate_all(router, n, request, grant); })
+            return main_.allocate_all(router, n, request, grant);
+        else return false;
+    }
     [[nodiscard]] bool any(bool speculate) const {
         return main_.any() || ranked_count_ != 0 || (speculate && speculative_.any());
     }

@@ -189,6 +189,18 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
     InputVc* const vcs = in_.router(n);
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
+    auto grant = [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
+        transfer(n, port * V_ + vc, now, k, false);
+    };
+    if (!prioritised && !speculate &&
+        switch_.allocate_all(
+            n, n_sw,
+            [&](std::uint32_t i) {
+                const std::uint32_t local = sw_local_[i];
+                return SwitchRequest{port_of_[local], vc_of_[local], vcs[local].out_port};
+            },
+            grant))
+        return;
     switch_.begin(n);
     if (prioritised) {
         for (std::uint32_t i = 0; i < n_sw; ++i) {
@@ -216,9 +228,7 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
         }
     }
     if (!switch_.any(speculate)) return;
-    switch_.allocate(speculate, [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
-        transfer(n, port * V_ + vc, now, k, false);
-    });
+    switch_.allocate(speculate, grant);
 }
 
 template <SwitchAllocator A>
