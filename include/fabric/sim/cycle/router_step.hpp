@@ -238,25 +238,24 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
     const std::size_t vbase = std::size_t{n} * per_router_;
     const std::uint64_t ready = now + pipeline_.vc_allocation;
     const bool prioritised = switch_.prioritised();
-    vc_.begin();
-    if (prioritised) {
-        for (std::uint32_t i = 0; i < n_va; ++i)
-            vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
-    } else {
-        for (std::uint32_t i = 0; i < n_va; ++i) vc_.request(vbase + va_local_[i], va_out_[i]);
+    auto grant = [&](std::size_t best) {
+        InputVc& g = in_[best];
+        g.state = VcState::active;
+        g.ready = ready;
+        if (ready < wake) wake = ready;
+        just_granted_[granted++] = static_cast<std::uint32_t>(best - vbase);
+    };
+    auto lost = [&] {
+        if (now + 1 < wake) wake = now + 1;
+    };
+    if (!prioritised) {
+        vc_.allocate_lists(n_va, va_local_.data(), va_out_.data(), vbase, grant, lost);
+        return granted;
     }
-    vc_.allocate(
-        prioritised,
-        [&](std::size_t best) {
-            InputVc& g = in_[best];
-            g.state = VcState::active;
-            g.ready = ready;
-            if (ready < wake) wake = ready;
-            just_granted_[granted++] = static_cast<std::uint32_t>(best - vbase);
-        },
-        [&] {
-            if (now + 1 < wake) wake = now + 1;
-        });
+    vc_.begin();
+    for (std::uint32_t i = 0; i < n_va; ++i)
+        vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
+    vc_.allocate(prioritised, grant, lost);
     return granted;
 }
 
