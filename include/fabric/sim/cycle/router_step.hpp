@@ -35,8 +35,20 @@ template <class Kernel>
 std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
     if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
         const std::uint64_t live = in_.words() == 1 ? in_.live(n, 0) : 0;
-        if (live != 0 && (live & (live - 1)) == 0)
-            return step_lone(n, static_cast<std::uint32_t>(std::countr_zero(live)), now, k);
+        if (live != 0 && (live & (live - 1)) == 0) {
+            const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
+            InputVc& v = in_.router(n)[local];
+            if (v.state == VcState::waiting_vc && v.ready <= now) {  // VC allocation, alone: step_lone's common case
+                const std::size_t ov = std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc;
+                const bool eject = v.out_port >= P_;
+                if (eject || vc_.owner(ov) == none) {
+                    if (!eject) vc_.grant(std::size_t{n} * per_router_ + local, ov);
+                    v.state = VcState::active;
+                    return v.ready = now + pipeline_.vc_allocation;
+                }
+            }
+            return step_lone(n, local, now, k);
+        }
     }
     return step_all_vcs(n, now, k);
 }
