@@ -125,12 +125,8 @@ public:
         Hop* out = scratch_route_.data();
         std::size_t len = hooks_.route(hooks_.fabric, *this, shape_.router_of(pk.src), shape_.router_of(pk.dst),
                                        pk.choice, out);
-        if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
-            len = 0;
-            ++observer_.res.packets_unroutable;
-            pk.lost = true;
-            Sinks::notify_loss(losses_, pk, 0, 0, 0);  // counted lost where the cycle's losses settle
-        }
+        if (len > max_hops_) [[unlikely]]
+            len = unroutable(pk);
         pk.route_len = static_cast<std::uint16_t>(len);
         pk.route_slot = packets_.routes().take();
         packets_.routes().write(pk.route_slot, 0, out, len);
@@ -241,6 +237,14 @@ public:
     }
 
 private:
+    /// No route avoids the failed links: reported, and drained at the source (a route of 0 hops).
+    [[gnu::noinline]] std::size_t unroutable(Packet& pk) {
+        ++observer_.res.packets_unroutable;
+        pk.lost = true;
+        Sinks::notify_loss(losses_, pk, 0, 0, 0);  // counted lost where the cycle's losses settle
+        return 0;
+    }
+
     /// The longest route a slot holds: detours round failed links may be longer.
     [[nodiscard]] std::uint32_t longest_route() const {
         return failures_.scheduled() ? hooks_.max_detour_hops : hooks_.max_hops;
