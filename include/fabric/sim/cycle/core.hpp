@@ -164,6 +164,13 @@ public:
         const Flit f = flit();
         return channels_.can_send(sender, f.index == 0, packets_[f.packet].size, whole);
     }
+    /// Whether flow_allows looks at the flit; if not, flow_allows_any(sender) answers alike.
+    [[nodiscard]] bool flow_needs_flit() const {
+        return cfg_.switching == Switching::virtual_cut_through || flow_traits<F>::needs_packet_size;
+    }
+    [[gnu::always_inline]] [[nodiscard]] bool flow_allows_any(std::size_t sender) const {
+        return channels_.can_send(sender, false, 1, false);
+    }
     /// wait_for_tail_credit: whether sender (channel * V + vc) has every credit back.
     [[nodiscard]] bool drained(std::size_t sender) const {
         if constexpr (DrainReportingFlow<F>) return channels_.flow().drained(channels_.sender(sender));

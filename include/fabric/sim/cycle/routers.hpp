@@ -273,6 +273,7 @@ public:
         if (v.out_port >= P_) return true;
         const std::size_t q = (std::size_t{n} * P_ + v.out_port) * V_ + v.out_vc;
         if (out_enabled_) return !out_.full(q);
+        if (!k.flow_needs_flit()) return k.flow_allows_any(q);  // no closure to build for the common case
         return k.flow_allows(q, [&] { return front(n, local, k); });
     }
 
