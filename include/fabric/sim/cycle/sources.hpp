@@ -74,9 +74,10 @@ public:
 private:
     /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
     template <class Kernel>
-    [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                       std::uint32_t queue, std::uint32_t message, std::uint32_t part, const PendingReply* answers,
-                       Kernel& k) {
+    [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
+                                              std::uint64_t now, Random& rng, std::uint32_t queue,
+                                              std::uint32_t message, std::uint32_t part,
+                                              const PendingReply* answers, Kernel& k) {
         const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
         if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
             (void)rng.next();
@@ -90,7 +91,8 @@ private:
         const bool measured = answers ? answers->measured : in_window;
         obs.classes.created(klass, size, in_window, measured);
         if (!answers && !outstanding_.empty()) ++outstanding_[src];
-        const std::uint64_t choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
+        // The route is drawn now, written when the packet reaches the queue's head.
+        const std::uint64_t choice = rng.next();
         Packet& pk = k.packets()[id];
         pk = Packet{.src = src, .dst = dst, .size = static_cast<std::uint16_t>(size), .measured = measured,
                     .reply = answers != nullptr, .klass = klass, .level = obs.classes.level(klass), .created = now,

@@ -34,8 +34,8 @@ public:
     }
 
     /// An event of flit `flit` of the watched packet in `slot`.
-    [[gnu::noinline]] void event(std::uint32_t slot, FlitEventKind kind, std::uint64_t cycle, std::uint32_t flit, std::uint32_t node,
-               std::uint32_t port, std::uint32_t vc) const {
+    [[gnu::noinline]] void event(std::uint32_t slot, FlitEventKind kind, std::uint64_t cycle, std::uint32_t flit,
+                                 std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
         for (const auto& [s, serial] : live_)
             if (s == slot) return settings_->sink(FlitEvent{cycle, serial, flit, node, port, vc, kind});
     }
