@@ -345,7 +345,11 @@ private:
         const bool up = leg.direction > 0;
         const std::uint32_t delta = up ? s : 0U - s;  // from one node of a run to the next (mod 2^32)
         auto run = [&](std::uint32_t count) {
-            for (std::uint32_t h = 0; h < count; ++h) out[n + h] = Hop{NodeId{at + h * delta}, port, vc};
+            for (std::uint32_t h = 0; h < count; ++h) {  // field by field: no Hop built on the stack and copied
+                out[n + h].node = NodeId{at + h * delta};
+                out[n + h].port = port;
+                out[n + h].vc = vc;
+            }
             n += count;
             at += count * delta;
         };
