@@ -185,8 +185,9 @@ struct DimensionOrder {
     /// Returns `unroutable` when both ways round some ring are cut.
     /// With no broken channels given, no checks.
     template <class T>
-    constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out,
-                                       std::span<const std::uint8_t> broken) const {
+    [[gnu::always_inline]] constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst,
+                                                              std::uint64_t choice, Hop* out,
+                                                              std::span<const std::uint8_t> broken) const {
         const auto cs = topo.coord(src);
         const auto cd = topo.coord(dst);
         std::size_t n = 0;
@@ -331,21 +332,37 @@ private:
     }
 
     /// Writes the hops of one dimension's leg from `at` (coordinate x) into out[n..],
-    /// with the dateline VC rule; advances `at` and returns the new count.
+    /// with the dateline VC rule; advances `at` and returns the new count. A leg is at
+    /// most two runs of evenly spaced nodes: up to the hop that wraps round the ring
+    /// (the one leaving its last position going +, its first going -), and after it.
     template <class T>
     static constexpr std::size_t emit_leg(const T& topo, std::size_t d, std::uint32_t x, const Leg& leg,
                                           std::uint32_t& at, Hop* out, std::size_t n) {
         std::uint8_t vc = first_vc(topo, d, x, leg);
         const PortId port = T::port(d, leg.direction);
         const std::uint32_t k = topo.extent(d);
-        for (std::uint32_t h = 0; h < leg.hops; ++h) {
-            if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule> && T::wraparound) {
-                // The hop that leaves the ring's last position (going +) or its first (going -) wraps round.
-                if (leg.direction > 0 ? x + 1 == k : x == 0) vc = 1;
+        const std::uint32_t s = topo.stride(d);
+        const bool up = leg.direction > 0;
+        const std::uint32_t delta = up ? s : 0U - s;  // from one node of a run to the next (mod 2^32)
+        auto run = [&](std::uint32_t count) {
+            for (std::uint32_t h = 0; h < count; ++h) {  // field by field: no Hop built on the stack and copied
+                out[n + h].node = NodeId{at + h * delta};
+                out[n + h].port = port;
+                out[n + h].vc = vc;
             }
-            out[n++] = Hop{NodeId{at}, port, vc};
-            step(topo, d, at, x, leg.direction);
+            n += count;
+            at += count * delta;
+        };
+        const std::uint32_t to_wrap = up ? k - x : x + 1;  // hops up to and including the wrapping one
+        if (leg.hops < to_wrap) {
+            run(leg.hops);
+            return n;
         }
+        run(to_wrap - 1);
+        if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule> && T::wraparound) vc = 1;
+        out[n++] = Hop{NodeId{at}, port, vc};
+        at = up ? at - (k - 1) * s : at + (k - 1) * s;  // round to the ring's other end
+        run(leg.hops - to_wrap);
         return n;
     }
 

@@ -29,10 +29,11 @@ inline std::uint64_t histogram_percentile(std::span<const std::uint64_t> bins, s
 class LatencyHistogram {
 public:
     void add(std::uint64_t cycles) {
-        if (cycles >= bins_.size()) bins_.resize(cycles + 1 + bins_.size() / 2, 0);
+        if (cycles >= bins_.size()) [[unlikely]]
+            grow(cycles);
         ++bins_[cycles];
         ++count_;
-        sum_ += static_cast<double>(cycles);
+        sum_ += static_cast<double>(static_cast<std::int64_t>(cycles));  // the same value: a latency is below 2^63
         if (cycles > max_) max_ = cycles;
     }
 
@@ -67,6 +68,9 @@ public:
     }
 
 private:
+    /// Room for a latency past the bins (apart, so that add needs no frame).
+    [[gnu::noinline]] void grow(std::uint64_t cycles) { bins_.resize(cycles + 1 + bins_.size() / 2, 0); }
+
     std::vector<std::uint64_t> bins_ = std::vector<std::uint64_t>(256, 0);
     std::uint64_t count_ = 0;
     std::uint64_t max_ = 0;

@@ -233,7 +233,8 @@ public:
     }
 
     constexpr void check_node(NodeId n) const {
-        detail::require(n.value < nodes_, "node id ", n.value, " is out of range; valid: 0 to ", nodes_ - 1);
+        if (n.value >= nodes_) [[unlikely]]  // the message built only when it is thrown
+            detail::require(false, "node id ", n.value, " is out of range; valid: 0 to ", nodes_ - 1);
     }
 
 private:

@@ -17,6 +17,11 @@ namespace fabric::cycle {
 
 inline constexpr std::uint32_t no_port = std::numeric_limits<std::uint32_t>::max();
 
+/// A switch request of a router step: input port, its VC, output port.
+struct SwitchRequest {
+    std::uint32_t in, vc, out;
+};
+
 /// Distance from `from` forward to `to` on a ring of `span` entries.
 [[nodiscard]] constexpr std::size_t ring_distance(std::size_t from, std::size_t to, std::size_t span) {
     return (to + span - from % span) % span;

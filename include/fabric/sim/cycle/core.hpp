@@ -128,12 +128,8 @@ public:
         Hop* out = scratch_route_.data();
         std::size_t len = hooks_.route(hooks_.fabric, *this, shape_.router_of(pk.src), shape_.router_of(pk.dst),
                                        pk.choice, out);
-        if (len > max_hops_) {  // no route avoids the failed links: reported, and drained at the source
-            len = 0;
-            ++observer_.res.packets_unroutable;
-            pk.lost = true;
-            Sinks::notify_loss(losses_, pk, 0, 0, 0);  // counted lost where the cycle's losses settle
-        }
+        if (len > max_hops_) [[unlikely]]
+            len = unroutable(pk);
         pk.route_len = static_cast<std::uint16_t>(len);
         pk.route_slot = packets_.routes().take();
         packets_.routes().write(pk.route_slot, 0, out, len);
@@ -170,6 +166,13 @@ public:
         if (!whole && !flow_traits<F>::needs_packet_size) return channels_.can_send(sender, false, 1, false);
         const Flit f = flit();
         return channels_.can_send(sender, f.index == 0, packets_[f.packet].size, whole);
+    }
+    /// Whether flow_allows looks at the flit; if not, flow_allows_any(sender) answers alike.
+    [[nodiscard]] bool flow_needs_flit() const {
+        return cfg_.switching == Switching::virtual_cut_through || flow_traits<F>::needs_packet_size;
+    }
+    [[gnu::always_inline]] [[nodiscard]] bool flow_allows_any(std::size_t sender) const {
+        return channels_.can_send(sender, false, 1, false);
     }
     /// wait_for_tail_credit: whether sender (channel * V + vc) has every credit back.
     [[nodiscard]] bool drained(std::size_t sender) const {
@@ -257,6 +260,14 @@ public:
     }
 
 private:
+    /// No route avoids the failed links: reported, and drained at the source (a route of 0 hops).
+    [[gnu::noinline]] std::size_t unroutable(Packet& pk) {
+        ++observer_.res.packets_unroutable;
+        pk.lost = true;
+        Sinks::notify_loss(losses_, pk, 0, 0, 0);  // counted lost where the cycle's losses settle
+        return 0;
+    }
+
     /// The longest route a slot holds: detours round failed links may be longer.
     [[nodiscard]] std::uint32_t longest_route() const {
         return failures_.scheduled() || link_errors_.any() ? hooks_.max_detour_hops : hooks_.max_hops;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +33,11 @@ namespace fabric::cycle {
 class BernoulliArrivals {
 public:
     BernoulliArrivals(std::uint32_t nodes, double p)
-        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), nodes_(nodes), wheel_(horizon) {}
+        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), nodes_(nodes),
+          words_(nodes <= max_mask_nodes ? (nodes + 63) / 64 : 0) {
+        if (words_) masks_.assign(horizon * words_, 0);
+        else wheel_.resize(horizon);
+    }
 
     /// Calls create(node) for each node whose trial succeeds at cycle `now`
     /// (called at every cycle from 0 on). At the first call, draws the first
@@ -46,6 +51,19 @@ public:
                     if (sends(n)) schedule(n, now, now + gap(rng) - 1);
         }
         if (!far_.empty() && now >= bring_near_at_) bring_near(now);
+        if (words_) {  // the cycle's nodes from its mask, in increasing order with no sort
+            std::uint64_t* const due = masks_.data() + (now & (horizon - 1)) * words_;
+            for (std::uint32_t w = 0; w < words_; ++w) {
+                std::uint64_t bits = due[w];
+                due[w] = 0;  // what is scheduled now lands in another cycle's mask
+                for (; bits; bits &= bits - 1) {
+                    const std::uint32_t n = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+                    create(n);
+                    schedule(n, now, now + gap(rng));
+                }
+            }
+            return;
+        }
         auto& due = wheel_[now & (horizon - 1)];
         if (due.empty()) return;
         if (due.size() > 1) sort_small(due);
@@ -68,6 +86,9 @@ public:
 private:
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     static constexpr std::uint64_t horizon = 1024;  // cycles the wheel holds ahead
+    // Up to this many nodes the wheel is a mask of nodes per cycle (at most 512 KiB):
+    // a node waits for one success at a time, so a cycle's nodes need no sort.
+    static constexpr std::uint32_t max_mask_nodes = 4096;
 
     /// Node order, by insertion: a cycle's successes are few.
     static void sort_small(Bucket<std::uint32_t>& b) {
@@ -82,11 +103,16 @@ private:
 
     void schedule(std::uint32_t n, std::uint64_t now, std::uint64_t at) {
         if (at - now < horizon) {
-            wheel_[at & (horizon - 1)].push_back(n);
+            near(n, at);
             return;
         }
         far_.push_back({at, n});
         bring_near_at_ = std::min(bring_near_at_, at - (horizon - 1));
+    }
+    /// Node n's next success at `at`, within the horizon: on the wheel.
+    void near(std::uint32_t n, std::uint64_t at) {
+        if (words_) masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
+        else wheel_[at & (horizon - 1)].push_back(n);
     }
     /// Moves the far successes now within the wheel's horizon onto it.
     void bring_near(std::uint64_t now) {
@@ -94,7 +120,7 @@ private:
         std::size_t keep = 0;
         for (const auto& [at, n] : far_) {
             if (at - now < horizon) {
-                wheel_[at & (horizon - 1)].push_back(n);
+                near(n, at);
             } else {
                 far_[keep++] = {at, n};
                 bring_near_at_ = std::min(bring_near_at_, at - (horizon - 1));
@@ -104,8 +130,9 @@ private:
     }
 
     double p_, log_miss_;
-    std::uint32_t nodes_;
-    std::vector<Bucket<std::uint32_t>> wheel_;  // per cycle modulo the horizon: the nodes that create then
+    std::uint32_t nodes_, words_;                // words_: of a cycle's mask (0: buckets instead)
+    std::vector<std::uint64_t> masks_;           // per cycle modulo the horizon: the nodes that create then
+    std::vector<Bucket<std::uint32_t>> wheel_;  //  or, past max_mask_nodes, a bucket of them
     Bucket<std::uint32_t> current_;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> far_;  // (cycle, node) past the horizon
     std::uint64_t bring_near_at_ = never;

@@ -54,7 +54,8 @@ public:
         words_ = shape.mask_words();
         vcs_.assign(shape.input_vcs(), InputVc{});
         flits_.assign(std::size_t{shape.routers} * network_per_router_ * ring_, Flit{0, 0, 0});
-        masks_.assign(std::size_t{shape.routers} * 2 * words_, 0);
+        stride_ = 2 * words_;
+        masks_.assign(std::size_t{shape.routers} * stride_, 0);
     }
 
     [[nodiscard]] std::size_t size() const { return vcs_.size(); }
@@ -118,7 +119,7 @@ public:
         return (front_word(node, local) >> (local % 64)) & 1U;
     }
     [[gnu::always_inline]] [[nodiscard]] bool any_front(std::uint32_t node) const {
-        const std::uint64_t* w = masks_.data() + std::size_t{node} * 2 * words_;
+        const std::uint64_t* w = masks_.data() + std::size_t{node} * stride_;
         if (w[0]) return true;
         for (std::uint32_t i = 1; i < words_; ++i)
             if (w[i]) return true;
@@ -126,11 +127,11 @@ public:
     }
     /// The front flit of VC `local` waits for an event at its router.
     [[gnu::always_inline]] void block(std::uint32_t node, std::uint32_t local) {
-        set(masks_[std::size_t{node} * 2 * words_ + words_ + local / 64], local);
+        set(masks_[std::size_t{node} * stride_ + words_ + local / 64], local);
     }
     /// unblock(node), returning whether any front flit of the router was blocked.
     [[gnu::always_inline]] bool unblock_any(std::uint32_t node) {
-        std::uint64_t* w = masks_.data() + std::size_t{node} * 2 * words_ + words_;
+        std::uint64_t* w = masks_.data() + std::size_t{node} * stride_ + words_;
         std::uint64_t any = w[0];
         w[0] = 0;
         for (std::uint32_t i = 1; i < words_; ++i) {
@@ -141,13 +142,13 @@ public:
     }
     /// An event at router `node` that may let any waiting front flit go.
     [[gnu::always_inline]] void unblock(std::uint32_t node) {
-        std::uint64_t* w = masks_.data() + std::size_t{node} * 2 * words_ + words_;
+        std::uint64_t* w = masks_.data() + std::size_t{node} * stride_ + words_;
         w[0] = 0;  // most routers have one word
         for (std::uint32_t i = 1; i < words_; ++i) w[i] = 0;
     }
     /// Word `w` of router `node`'s mask of VCs with a front flit that are not blocked.
     [[gnu::always_inline]] [[nodiscard]] std::uint64_t live(std::uint32_t node, std::uint32_t w) const {
-        const std::uint64_t* m = masks_.data() + std::size_t{node} * 2 * words_ + w;
+        const std::uint64_t* m = masks_.data() + std::size_t{node} * stride_ + w;
         return m[0] & ~m[words_];
     }
     /// Calls f(local) for every VC of router `node` with a front flit that is not
@@ -167,7 +168,7 @@ public:
     /// Calls f(local) for every VC of router `node` with a front flit, blocked or not.
     template <class Fn>
     void for_each_front(std::uint32_t node, Fn&& f) const {
-        const std::size_t at = std::size_t{node} * 2 * words_;
+        const std::size_t at = std::size_t{node} * stride_;
         for (std::uint32_t w = 0; w < words_; ++w) {
             std::uint64_t bits = masks_[at + w];
             while (bits) {
@@ -191,15 +192,15 @@ private:
     }
     // Per router, its front words then its blocked words, side by side.
     [[nodiscard]] std::uint64_t& front_word(std::uint32_t node, std::uint32_t local) {
-        return masks_[std::size_t{node} * 2 * words_ + local / 64];
+        return masks_[std::size_t{node} * stride_ + local / 64];
     }
     [[nodiscard]] std::uint64_t front_word(std::uint32_t node, std::uint32_t local) const {
-        return masks_[std::size_t{node} * 2 * words_ + local / 64];
+        return masks_[std::size_t{node} * stride_ + local / 64];
     }
     static void set(std::uint64_t& word, std::uint32_t local) { word |= std::uint64_t{1} << (local % 64); }
     void clear_both(std::uint32_t node, std::uint32_t local) {
         const std::uint64_t bit = ~(std::uint64_t{1} << (local % 64));
-        std::uint64_t* m = masks_.data() + std::size_t{node} * 2 * words_ + local / 64;
+        std::uint64_t* m = masks_.data() + std::size_t{node} * stride_ + local / 64;
         m[0] &= bit;
         m[words_] &= bit;
     }
@@ -210,6 +211,7 @@ private:
     }
 
     std::uint32_t depth_ = 1, ring_ = 0, vcs_per_port_ = 1, per_router_ = 0, network_per_router_ = 0, words_ = 1;
+    std::uint32_t stride_ = 2;  // a router's mask words: 2 * words_
     std::vector<InputVc> vcs_;
     std::vector<Flit> flits_;
     std::vector<std::uint64_t> masks_;  // per router: front words, then blocked words

@@ -24,9 +24,13 @@ public:
         all_ports_ = shape.all_ports();
         vcs_ = shape.vcs;
         backlog_.assign(std::size_t{shape.routers} * all_ports_, 0);
+        on_ = !backlog_.empty();
     }
-    void off() { backlog_.clear(); }
-    [[nodiscard]] bool on() const { return !backlog_.empty(); }
+    void off() {
+        backlog_.clear();
+        on_ = false;
+    }
+    [[nodiscard]] bool on() const { return on_; }  // asked at every flit moved: a flag, not the vector's size
     /// A packet of `flits` was routed to output `port` of router n.
     void routed(std::uint32_t n, std::uint32_t port, std::uint32_t flits) { backlog_[index(n, port)] += flits; }
     /// One flit left router n through `port`.
@@ -71,6 +75,7 @@ private:
     }
     std::uint32_t ports_ = 0, all_ports_ = 1, vcs_ = 1;
     std::vector<std::uint32_t> backlog_;
+    bool on_ = false;
 };
 
 }  // namespace fabric::cycle

@@ -92,10 +92,8 @@ public:
         free_.clear();
     }
     std::uint32_t take() {
-        if (free_.empty()) {
-            steps_.resize(steps_.size() + hops_);
-            return static_cast<std::uint32_t>(steps_.size() / hops_ - 1);
-        }
+        if (free_.empty()) [[unlikely]]
+            return grow();
         const std::uint32_t slot = free_.back();
         free_.pop_back();
         return slot;
@@ -117,6 +115,12 @@ public:
     }
 
 private:
+    /// A new slot, past the others (apart from take, which then needs no frame).
+    [[gnu::noinline]] std::uint32_t grow() {
+        steps_.resize(steps_.size() + hops_);
+        return static_cast<std::uint32_t>(steps_.size() / hops_ - 1);
+    }
+
     std::uint32_t hops_ = 1;
     std::vector<RouteStep> steps_;
     std::vector<std::uint32_t> free_;

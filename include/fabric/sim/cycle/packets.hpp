@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
@@ -64,7 +65,7 @@ public:
 private:
     SlotPool<Packet> pool_;
     RouteStore routes_;
-    std::vector<std::uint32_t> retiring_;
+    Bucket<std::uint32_t> retiring_;  // a push without a reallocation's code at every delivery
 };
 
 }  // namespace fabric::cycle

@@ -35,6 +35,7 @@ public:
     /// Alone: every router is here.
     void alone() {
         rank_of_.clear();
+        all_here_ = true;
         rank_ = 0;
         ranks_ = 1;
         plan_ = {};
@@ -42,11 +43,12 @@ public:
     /// Split: router n is stepped by rank `ranks_of[n]`; this is rank `rank`.
     void split(std::vector<std::uint32_t> ranks_of, std::uint32_t rank, std::uint32_t ranks) {
         rank_of_ = std::move(ranks_of);
+        all_here_ = rank_of_.empty();
         rank_ = rank;
         ranks_ = ranks;
     }
     [[nodiscard]] bool active() const { return ranks_ > 1; }
-    [[nodiscard]] bool here(std::uint32_t router) const { return rank_of_.empty() || rank_of_[router] == rank_; }
+    [[nodiscard]] bool here(std::uint32_t router) const { return all_here_ || rank_of_[router] == rank_; }
     [[nodiscard]] std::uint32_t rank_of(std::uint32_t router) const { return rank_of_.empty() ? 0 : rank_of_[router]; }
     [[nodiscard]] std::uint32_t ranks() const { return ranks_; }
     /// The latest cycle at which the last flit of a packet (a measured one) from another rank is due here.
@@ -150,6 +152,7 @@ private:
     static constexpr std::uint8_t record_flit = 0, record_head = 1, record_feedback = 2, record_loss = 3;
 
     std::vector<std::uint32_t> rank_of_;  // per router; empty when alone
+    bool all_here_ = true;                // rank_of_ is empty: asked at every flit and credit sent
     std::uint32_t rank_ = 0, ranks_ = 1, per_router_ = 1;
     std::vector<std::vector<std::byte>> outbox_;  // per rank: records for its routers
     std::vector<std::byte> inbox_;

@@ -43,8 +43,6 @@ public:
         levels_[count_] = level;
         requests_[count_++] = {iv, ov};
     }
-    /// Without priority levels (allocate's `prioritised` false): no level to keep.
-    void request(std::size_t iv, std::size_t ov) { requests_[count_++] = {iv, ov}; }
     /// Grants each free output VC asked for to the requester nearest at or after
     /// its pointer (among the highest level when `prioritised`): grant(input VC)
     /// per winner, lost() per request whose output VC went to another.
@@ -55,6 +53,31 @@ public:
             std::span<const std::pair<std::size_t, std::size_t>>(requests_.data(), count_),
             [&](std::size_t ov) -> std::uint32_t& { return vcs_[ov].owner; },
             [&](std::size_t ov) -> std::uint32_t& { return vcs_[ov].pointer; }, vcs_.size(), grant, lost);
+    }
+
+    /// Without priority levels, `n` requests given as lists (input VC vbase +
+    /// local[i] asks for output VC ov[i]), granted as request for each and
+    /// allocate would: in request order, each free output VC to its requester
+    /// nearest at or after its pointer; lost() per request whose VC went to another.
+    template <class Grant, class Lost>
+    void allocate_lists(std::uint32_t n, const std::uint32_t* local, const std::size_t* ov, std::size_t vbase,
+                        Grant&& grant, Lost&& lost) {
+        const std::size_t span = vcs_.size();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            OutputVc& o = vcs_[ov[i]];
+            if (o.owner != none) {
+                lost();
+                continue;
+            }
+            std::size_t best = vbase + local[i];
+            for (std::uint32_t j = i + 1; j < n; ++j)
+                if (ov[j] == ov[i] &&
+                    ring_distance(o.pointer, vbase + local[j], span) < ring_distance(o.pointer, best, span))
+                    best = vbase + local[j];
+            o.owner = static_cast<std::uint32_t>(best);
+            o.pointer = static_cast<std::uint32_t>(best + 1);
+            grant(best);
+        }
     }
 
 private:
@@ -131,6 +154,14 @@ public:
         }
     }
     void request_speculative(std::uint32_t in, std::uint32_t vc, std::uint32_t out) { speculative_.request(in, vc, out); }
+    /// Without levels or speculation: a step's `n` requests (request(i)) allocated at
+    /// once, where the policy can (its allocate_all); false, and nothing done, if not.
+    template <class Request, class Grant>
+    bool allocate_all(std::uint32_t router, std::uint32_t n, Request&& request, Grant&& grant) {
+        if constexpr (requires { main_.allocate_all(router, n, request, grant); })
+            return main_.allocate_all(router, n, request, grant);
+        else return false;
+    }
     [[nodiscard]] bool any(bool speculate) const {
         return main_.any() || ranked_count_ != 0 || (speculate && speculative_.any());
     }

@@ -35,8 +35,20 @@ template <class Kernel>
 std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
     if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
         const std::uint64_t live = in_.words() == 1 ? in_.live(n, 0) : 0;
-        if (live != 0 && (live & (live - 1)) == 0)
-            return step_lone(n, static_cast<std::uint32_t>(std::countr_zero(live)), now, k);
+        if (live != 0 && (live & (live - 1)) == 0) {
+            const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
+            InputVc& v = in_.router(n)[local];
+            if (v.state == VcState::waiting_vc && v.ready <= now) {  // VC allocation, alone: step_lone's common case
+                const std::size_t ov = std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc;
+                const bool eject = v.out_port >= P_;
+                if (eject || vc_.owner(ov) == none) {
+                    if (!eject) vc_.grant(std::size_t{n} * per_router_ + local, ov);
+                    v.state = VcState::active;
+                    return v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
+                }
+            }
+            return step_lone(n, local, now, k);
+        }
     }
     return step_all_vcs(n, now, k);
 }
@@ -192,6 +204,18 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
     InputVc* const vcs = in_.router(n);
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
+    auto grant = [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
+        transfer(n, port * V_ + vc, now, k, false);
+    };
+    if (!prioritised && !speculate &&
+        switch_.allocate_all(
+            n, n_sw,
+            [&](std::uint32_t i) {
+                const std::uint32_t local = sw_local_[i];
+                return SwitchRequest{port_of_[local], vc_of_[local], vcs[local].out_port};
+            },
+            grant))
+        return;
     switch_.begin(n);
     if (prioritised) {
         for (std::uint32_t i = 0; i < n_sw; ++i) {
@@ -220,9 +244,7 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
         }
     }
     if (!switch_.any(speculate)) return;
-    switch_.allocate(speculate, [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
-        transfer(n, port * V_ + vc, now, k, false);
-    });
+    switch_.allocate(speculate, grant);
 }
 
 template <SwitchAllocator A>
@@ -232,26 +254,25 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
     const std::size_t vbase = std::size_t{n} * per_router_;
     const std::uint64_t ready = now + pipeline_.vc_allocation;
     const bool prioritised = switch_.prioritised();
-    vc_.begin();
-    if (prioritised) {
-        for (std::uint32_t i = 0; i < n_va; ++i)
-            vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
-    } else {
-        for (std::uint32_t i = 0; i < n_va; ++i) vc_.request(vbase + va_local_[i], va_out_[i]);
+    auto grant = [&](std::size_t best) {
+        InputVc& g = in_[best];
+        const auto local = static_cast<std::uint32_t>(best - vbase);
+        g.state = VcState::active;
+        g.ready = granted_ready(n, local, ready, k);
+        if (g.ready < wake) wake = g.ready;
+        just_granted_[granted++] = local;
+    };
+    auto lost = [&] {
+        if (now + 1 < wake) wake = now + 1;
+    };
+    if (!prioritised) {
+        vc_.allocate_lists(n_va, va_local_.data(), va_out_.data(), vbase, grant, lost);
+        return granted;
     }
-    vc_.allocate(
-        prioritised,
-        [&](std::size_t best) {
-            InputVc& g = in_[best];
-            const auto local = static_cast<std::uint32_t>(best - vbase);
-            g.state = VcState::active;
-            g.ready = granted_ready(n, local, ready, k);
-            if (g.ready < wake) wake = g.ready;
-            just_granted_[granted++] = local;
-        },
-        [&] {
-            if (now + 1 < wake) wake = now + 1;
-        });
+    vc_.begin();
+    for (std::uint32_t i = 0; i < n_va; ++i)
+        vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
+    vc_.allocate(prioritised, grant, lost);
     return granted;
 }
 

@@ -70,11 +70,11 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
     if (!tail) {
         v.ready = now + 1;
         v.since = now + 1;
-        if (from_source && terminal_links_.limited()) [[unlikely]]
+        if (local >= held_from_) [[unlikely]]
             hold_sources(n, port_of_[local], f.packet, now, k);
         return;
     }
-    if (from_source && terminal_links_.limited()) [[unlikely]]
+    if (local >= held_from_) [[unlikely]]
         hold_sources(n, port_of_[local], f.packet, now, k);
     if (out < P_) {
         vc_.owner(std::size_t{n} * per_router_ + out * V_ + v.out_vc) = wait_for_tail_credit_ ? tail_pending : none;

@@ -67,6 +67,7 @@ public:
         ejection_latency_ = terminals.ejection_latency;
         port_free_.assign(std::size_t{shape.routers} * NP_, 0);
         terminal_links_.reset(std::size_t{shape.routers} * shape.terminal_ports, terminal_serial, depth);
+        held_from_ = terminal_links_.limited() ? network_locals_ : none;
         occupancy_.off();
         active_.clear();
         activity_.assign(shape.routers, Activity{});
@@ -277,6 +278,7 @@ public:
         if (v.out_port >= P_) return true;
         const std::size_t q = (std::size_t{n} * P_ + v.out_port) * V_ + v.out_vc;
         if (out_enabled_) return !out_.full(q);
+        if (!k.flow_needs_flit()) return k.flow_allows_any(q);  // no closure to build for the common case
         return k.flow_allows(q, [&] { return front(n, local, k); });
     }
 
@@ -289,7 +291,7 @@ public:
     template <class Kernel>
     [[gnu::always_inline]] [[nodiscard]] std::uint64_t granted_ready(std::uint32_t n, std::uint32_t local,
                                                                      std::uint64_t ready, Kernel& k) const {
-        if (!terminal_links_.limited() || local < network_locals_) [[likely]]
+        if (local < held_from_) [[likely]]
             return ready;
         return terminal_links_.in_ready(terminal_link(n, port_of_[local]),
                                         k.packets()[in_.router(n)[local].packet].created + injection_latency_, ready);
@@ -361,6 +363,7 @@ private:
     bool out_enabled_ = false, lone_steps_ = false;
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     TerminalLinks terminal_links_;          // each terminal's own links, where slower than a flit a cycle
+    std::uint32_t held_from_ = none;        // local VCs from here on wait for their terminal link (none: no such VC)
     std::vector<std::uint64_t> port_free_;  // per (router, port incl. terminals): the switch output is free from
     PortOccupancy occupancy_;               // with adaptive routing
     Bucket<std::uint32_t> active_;          // routers with a front flit or a queued one

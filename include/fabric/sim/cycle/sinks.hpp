@@ -122,7 +122,7 @@ private:
     /// got across; copies that begin at hop `past` or later never see it), or
     /// arriving for a packet already lost. Reported at the end of the cycle.
     template <class Kernel>
-    void drop_flit(std::uint32_t id, std::uint16_t index, std::uint16_t past, bool cuts, Kernel& k) {
+    [[gnu::noinline]] void drop_flit(std::uint32_t id, std::uint16_t index, std::uint16_t past, bool cuts, Kernel& k) {
         Packet& pk = k.packets()[id];
         ++pk.dropped;
         ++k.observer().res.flits_dropped;
@@ -134,7 +134,7 @@ private:
     /// some) a packet of which flits were dropped ends lost; one of which every flit
     /// was dropped ends where its losses settle.
     template <class Kernel>
-    void finish(std::uint32_t id, Kernel& k) {
+    [[gnu::noinline]] void finish(std::uint32_t id, Kernel& k) {
         const Packet& pk = k.packets()[id];
         if (pk.ejected > 0 && k.cfg().max_packet_flits)
             messages_.part_done(pk.message, pk.part, 0, false, k.observer().res, k.observer().message);
@@ -156,7 +156,7 @@ private:
     /// after its switch grant). A measured request's reply is counted as measured
     /// now, so that the run waits for it.
     template <class Kernel>
-    void answer(const Packet& pk, std::uint64_t at, Kernel& k) {
+    [[gnu::noinline]] void answer(const Packet& pk, std::uint64_t at, Kernel& k) {
         CycleResult& res = k.observer().res;
         if (pk.reply) {
             ++res.replies_delivered;

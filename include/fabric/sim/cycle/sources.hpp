@@ -74,9 +74,10 @@ public:
 private:
     /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
     template <class Kernel>
-    void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                       std::uint32_t queue, std::uint32_t message, std::uint32_t part, const PendingReply* answers,
-                       Kernel& k) {
+    [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
+                                              std::uint64_t now, Random& rng, std::uint32_t queue,
+                                              std::uint32_t message, std::uint32_t part,
+                                              const PendingReply* answers, Kernel& k) {
         const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
         if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
             (void)rng.next();
@@ -85,23 +86,18 @@ private:
         const CycleConfig& cfg = k.cfg();
         auto& obs = k.observer();
         const bool in_window = cfg.in_window(now);
-        const std::uint32_t id = k.packets().take();
+        const std::uint32_t id = k.packets().take_raw();
+        const auto klass = static_cast<std::uint8_t>(queues_.class_of(queue));
+        const bool measured = answers ? answers->measured : in_window;
+        obs.classes.created(klass, size, in_window, measured);
+        if (!answers && !outstanding_.empty()) ++outstanding_[src];
+        // The route is drawn now, written when the packet reaches the queue's head.
+        const std::uint64_t choice = rng.next();
         Packet& pk = k.packets()[id];
-        pk.number = number;
-        pk.src = src;
-        pk.dst = dst;
-        pk.size = static_cast<std::uint16_t>(size);
-        pk.created = now;
-        pk.measured = answers ? answers->measured : in_window;
-        pk.reply = answers != nullptr;
-        pk.klass = static_cast<std::uint8_t>(queues_.class_of(queue));
-        pk.level = obs.classes.level(pk.klass);
-        obs.classes.created(pk.klass, size, in_window, pk.measured);
-        if (answers) pk.request_created = answers->request_created;
-        else if (!outstanding_.empty()) ++outstanding_[src];
-        pk.choice = rng.next();  // the route is drawn now, written when the packet reaches the queue's head
-        pk.message = message;
-        pk.part = part;
+        pk = Packet{.src = src, .dst = dst, .size = static_cast<std::uint16_t>(size), .measured = measured,
+                    .reply = answers != nullptr, .klass = klass, .level = obs.classes.level(klass), .created = now,
+                    .choice = choice, .message = message, .part = part,
+                    .request_created = answers ? answers->request_created : 0, .number = number};  // written once
         if (cfg.track_reorder) pk.sequence = k.sinks().next_sequence(src, dst);
         if (!obs.res.nodes.empty() && in_window) obs.res.nodes[src].flits_offered += size;
         if (obs.watch.on() && (pk.watched = obs.watch.created(id))) {

@@ -108,6 +108,44 @@ struct SeparableSwitch {
             out_rr_[base + out] = detail::past(in, ports_);
             in_rr_[base + in] = detail::past(vc, vcs_);
         }
+        /// A router step's `n` requests at once (request(i) gives the i-th: its in,
+        /// vc and out), as begin, request for each and allocate would grant them;
+        /// false, and nothing done, past 64 ports. Neither stage depends on the
+        /// requests' order (each picks the nearest at or after its pointer), so no
+        /// list of them is kept: per input port its best VC, per output its best input.
+        template <class Request, class Grant>
+        bool allocate_all(std::uint32_t router, std::uint32_t n, Request&& request, Grant&& grant) {
+            if (ports_ > 64) return false;
+            const std::size_t base = std::size_t{router} * ports_;
+            std::uint32_t* const in_rr = in_rr_.data() + base;
+            std::uint32_t* const out_rr = out_rr_.data() + base;
+            std::uint32_t vc_of[64], out_of[64], winner[64];  // by port; read only where a mask bit says set
+            std::uint64_t ins = 0, outs = 0;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const auto r = request(i);
+                const std::uint64_t bit = std::uint64_t{1} << r.in;
+                if ((ins & bit) && !detail::nearer(in_rr[r.in], r.vc, vc_of[r.in], vcs_)) continue;
+                ins |= bit;
+                vc_of[r.in] = r.vc;
+                out_of[r.in] = r.out;
+            }
+            for (std::uint64_t b = ins; b; b &= b - 1) {
+                const auto in = static_cast<std::uint32_t>(std::countr_zero(b));
+                const std::uint32_t out = out_of[in];
+                const std::uint64_t bit = std::uint64_t{1} << out;
+                if ((outs & bit) && !detail::nearer(out_rr[out], in, winner[out], ports_)) continue;
+                outs |= bit;
+                winner[out] = in;
+            }
+            for (; outs; outs &= outs - 1) {
+                const auto out = static_cast<std::uint32_t>(std::countr_zero(outs));
+                const std::uint32_t in = winner[out], vc = vc_of[in];
+                out_rr[out] = detail::past(in, ports_);
+                in_rr[in] = detail::past(vc, vcs_);
+                grant(in, vc, out);
+            }
+            return true;
+        }
         template <class Grant>
         void allocate(Grant&& grant) {
             std::uint32_t* const out_rr = out_rr_.data() + base_;

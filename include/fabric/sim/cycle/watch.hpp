@@ -34,14 +34,14 @@ public:
     }
 
     /// An event of flit `flit` of the watched packet in `slot`.
-    void event(std::uint32_t slot, FlitEventKind kind, std::uint64_t cycle, std::uint32_t flit, std::uint32_t node,
-               std::uint32_t port, std::uint32_t vc) const {
+    [[gnu::noinline]] void event(std::uint32_t slot, FlitEventKind kind, std::uint64_t cycle, std::uint32_t flit,
+                                 std::uint32_t node, std::uint32_t port, std::uint32_t vc) const {
         for (const auto& [s, serial] : live_)
             if (s == slot) return settings_->sink(FlitEvent{cycle, serial, flit, node, port, vc, kind});
     }
 
     /// The packet in `slot` has left the run (delivered, or lost): its slot may be reused.
-    void released(std::uint32_t slot) {
+    [[gnu::noinline]] void released(std::uint32_t slot) {
         std::erase_if(live_, [&](const auto& entry) { return entry.first == slot; });
     }
 
