@@ -53,7 +53,7 @@ constexpr double link_bytes(std::uint32_t payload_bytes) { return static_cast<do
 /// The probability that a packet of `payload_bytes` fails its CRC at word error rate `ber`.
 inline double packet_error_probability(double ber, std::uint32_t payload_bytes) {
     fabric::detail::require(ber >= 0 && ber < 1, "LO|FA|MO: a word error rate lies in [0, 1); got ", ber);
-    return -std::expm1(crc_words(payload_bytes) * std::log1p(-ber));
+    return any_in_error(ber, crc_words(payload_bytes));
 }
 /// The CRC errors a link counts, in the long run, per packet or per transferred
 /// byte, at word error rate `ber` with packets of `payload_bytes`.
@@ -86,7 +86,7 @@ inline double flit_error_rate(double ber, std::uint32_t flit_bytes) {
     fabric::detail::require(ber >= 0 && ber < 1, "LO|FA|MO: a word error rate lies in [0, 1); got ", ber);
     fabric::detail::require(flit_bytes >= 16 && flit_bytes % 16 == 0, "LO|FA|MO: a flit is whole 16-byte words; got ",
                             flit_bytes, " bytes");
-    return -std::expm1(static_cast<double>(flit_bytes / 16) * std::log1p(-ber));
+    return any_in_error(ber, static_cast<double>(flit_bytes / 16));
 }
 
 /// The expected-value rule the event model (fault/lofamo.hpp) uses: a link of word

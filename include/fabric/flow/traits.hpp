@@ -46,4 +46,10 @@ struct flow_traits {
     }();
 };
 
+/// A flow control whose link runs in frames and whose receivers send a Credit at
+/// every frame, whatever the traffic (ApenetCredit): what carrying words in the
+/// Credits' spare bits (CycleSimulator::post_side_band) needs.
+template <class F>
+concept PeriodicCreditFlow = flow_traits<F>::framed && flow_traits<F>::ticks;
+
 }  // namespace fabric

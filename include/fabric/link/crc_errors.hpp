@@ -7,11 +7,17 @@
 // model (fault/lofamo_link_health.hpp).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include <fabric/core/error.hpp>
 
 namespace fabric {
+
+/// The chance that at least one of `n` units (words, flits) is in error, each
+/// with probability `p`: 1 - (1 - p)^n, exact for small p. A packet fails its CRC
+/// when any unit it covers is wrong.
+inline double any_in_error(double p, double n) { return -std::expm1(n * std::log1p(-p)); }
 
 /// What the sickness threshold divides the CRC errors by.
 enum class CrcRatio : std::uint8_t { per_byte, per_packet };

@@ -14,7 +14,7 @@ namespace fabric::cycle {
 template <class F>
 struct Framing {
     static constexpr bool framed = flow_traits<F>::framed;
-    static constexpr bool ticks = flow_traits<F>::ticks && framed;
+    static constexpr bool ticks = PeriodicCreditFlow<F>;
 
     /// Cycles of one frame (1 on an unframed link).
     [[nodiscard]] static constexpr std::uint64_t frame(const F& flow) {

@@ -10,7 +10,6 @@
 // stream, so a run without error rates is the run it was.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -60,7 +59,7 @@ public:
     bool packet_arrived(std::size_t channel, std::uint32_t flits) {
         const std::uint32_t i = index_[channel];
         if (i == none) return false;
-        const double fail = -std::expm1(static_cast<double>(flits) * std::log1p(-erring_[i].rate));
+        const double fail = any_in_error(erring_[i].rate, static_cast<double>(flits));
         const bool error = rng_.uniform() < fail;
         return counters_[i].count(static_cast<double>(flits) * flit_bytes_, error);
     }

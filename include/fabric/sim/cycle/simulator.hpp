@@ -71,6 +71,7 @@
 #include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/partition.hpp>
+#include <fabric/flow/traits.hpp>
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/run.hpp>
@@ -160,7 +161,7 @@ public:
     /// receiver sends, one word a Credit (cycle/side_band.hpp: LO|FA|MO's LiFaMa
     /// messages in APEnet+'s Credits). What arrived: side_band_heard().
     void post_side_band(NodeId node, std::uint32_t word, std::uint64_t cycle) {
-        static_assert(cycle::Framing<typename Fab::flow_type>::ticks,
+        static_assert(PeriodicCreditFlow<typename Fab::flow_type>,
                       "fabric: post_side_band needs a flow control that sends periodic Credits (frame_data_slots, "
                       "frame_credit_slots and tick, as ApenetCredit); this fabric's returns credits as flits leave");
         detail::require(node.value < core().shape().routers, "post_side_band: node ", node.value, " of ",
