@@ -99,7 +99,10 @@ public:
     }
     /// Takes the front flit out of a network VC; returns whether another is at the front now.
     [[gnu::always_inline]] bool pop(std::uint32_t node, std::uint32_t local) {
-        InputVc& v = vcs_[index(node, local)];
+        return pop(vcs_[index(node, local)], node, local);
+    }
+    /// The same, given the VC's state (vcs_[index(node, local)]) at hand.
+    [[gnu::always_inline]] bool pop(InputVc& v, std::uint32_t node, std::uint32_t local) {
         if (--v.count != 0) {
             v.front = flits_[ring(node, local) + v.head];
             v.head = v.head + 1 == ring_ ? 0 : v.head + 1;

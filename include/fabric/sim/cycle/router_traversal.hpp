@@ -24,7 +24,7 @@ template <class Kernel>
 void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop) {
     InputVc& v = in_.router(n)[local];
     const bool from_source = local >= network_locals_;  // a terminal's injection VC
-    const Flit f = from_source ? source_front(n, local, k) : in_.front(n, local);
+    const Flit f = from_source ? source_front(n, local, k) : v.front;
     // The flit knows whether it is its packet's last; past a link that failed under
     // the packet (only once a loss has been told), its last flit to get across is.
     const bool tail = f.tail() || (!drop && k.losses().any() && f.index + 1 == k.packets()[f.packet].cut);
@@ -35,7 +35,7 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
     if (from_source) {
         left_source(n, local, f, tail, now, k);
     } else {
-        in_.pop(n, local);
+        in_.pop(v, n, local);
         --buffered_;
         k.channels().freed(n, port_of_[local], vc_of_[local], now);
     }
