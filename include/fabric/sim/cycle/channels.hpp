@@ -218,10 +218,15 @@ private:
     [[gnu::always_inline]] void send_feedback(std::size_t channel, std::uint32_t vc, std::uint64_t value,
                                               std::uint64_t now) {
         const FeedbackTo& to = feedback_to_[channel];
-        const Feedback f{to.sender + vc, to.node, value};
         const std::uint64_t due = now + to.delay;
-        if (remote_.here(to.node)) feedback_.schedule(due, f);
-        else remote_.post_feedback(due, f);
+        if (remote_.here(to.node)) {  // written in place in the wheel
+            Feedback& f = feedback_.schedule_slot(due);
+            f.sender = to.sender + vc;
+            f.node = to.node;
+            f.value = value;
+        } else {
+            remote_.post_feedback(due, Feedback{to.sender + vc, to.node, value});
+        }
     }
 
     Links links_;

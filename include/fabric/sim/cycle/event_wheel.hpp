@@ -25,6 +25,12 @@ public:
             grow();
         items_[size_++] = x;
     }
+    /// Appends an item left for the caller to fill (no copy through the stack).
+    [[gnu::always_inline]] T& push_slot() {
+        if (size_ == capacity_) [[unlikely]]
+            grow();
+        return items_[size_++];
+    }
     void clear() { size_ = 0; }
     /// Keeps the first `n` items (n at most size()).
     void resize(std::size_t n) { size_ = n; }
@@ -89,6 +95,8 @@ public:
 
     /// An event at cycle `at`; `at` must lie within the horizon ahead of now.
     [[gnu::always_inline]] void schedule(std::uint64_t at, const Event& e) { buckets_[at & mask_].push_back(e); }
+    /// An event at cycle `at` for the caller to fill in place.
+    [[gnu::always_inline]] Event& schedule_slot(std::uint64_t at) { return buckets_[at & mask_].push_slot(); }
 
     /// The events of cycle `now`; the caller handles them, then clears the bucket.
     [[nodiscard]] Bucket<Event>& due(std::uint64_t now) { return buckets_[now & mask_]; }
