@@ -61,12 +61,13 @@ public:
         for (auto& s : sender_) flow_.init(s);
         receiver_.assign(senders, typename F::receiver_vc{});
         sent_in_window_.assign(shape.channels(), 0);
-        feedback_to_.assign(shape.channels(), FeedbackTo{});
-        for (std::size_t channel = 0; channel < feedback_to_.size(); ++channel)
+        feedback_to_.assign(senders, FeedbackTo{});
+        for (std::size_t channel = 0; channel < shape.channels(); ++channel)
             if (const std::uint32_t up = links_.up(channel); up != Links::none)
-                feedback_to_[channel] = FeedbackTo{static_cast<std::uint32_t>(std::size_t{up} * vcs_),
-                                                   links_.up_node(channel),
-                                                   static_cast<std::uint32_t>(feedback_delay(up))};
+                for (std::uint32_t vc = 0; vc < vcs_; ++vc)
+                    feedback_to_[channel * vcs_ + vc] =
+                        FeedbackTo{static_cast<std::uint32_t>(std::size_t{up} * vcs_ + vc), links_.up_node(channel),
+                                   static_cast<std::uint32_t>(feedback_delay(up))};
         arrivals_.reset(horizon - 1);
         feedback_.reset(horizon - 1);
         in_flight_ = 0;
@@ -120,22 +121,18 @@ public:
 
     /// A flit left (freed) or entered input VC (port, vc) of router n: the
     /// receiver's protocol may send feedback upstream.
-    [[gnu::always_inline]] void freed(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
-        const std::size_t channel = std::size_t{n} * ports_ + port;
+    /// `receiver`: the input VC as (channel * V + vc), that is n * P * V + port * V + vc.
+    [[gnu::always_inline]] void freed(std::size_t receiver, std::uint64_t now) {
         if constexpr (unit_credits) {  // one credit per flit freed (flow/traits.hpp)
-            send_feedback(channel, vc, 1, now);
+            send_feedback(receiver, 1, now);
         } else {
-            flow_.on_free(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                send_feedback(channel, vc, value, now);
-            });
+            flow_.on_free(receiver_[receiver], [&](std::uint64_t value) { send_feedback(receiver, value, now); });
         }
     }
     [[gnu::always_inline]] void arrived(std::uint32_t n, std::uint32_t port, std::uint32_t vc, std::uint64_t now) {
         if constexpr (!unit_credits) {  // such a protocol tells nothing on arrival
-            const std::size_t channel = std::size_t{n} * ports_ + port;
-            flow_.on_arrive(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                send_feedback(channel, vc, value, now);
-            });
+            const std::size_t receiver = (std::size_t{n} * ports_ + port) * vcs_ + vc;
+            flow_.on_arrive(receiver_[receiver], [&](std::uint64_t value) { send_feedback(receiver, value, now); });
         } else {
             (void)n, (void)port, (void)vc, (void)now;
         }
@@ -153,11 +150,11 @@ public:
                 if (up == Links::none || !remote_.here(static_cast<std::uint32_t>(channel / ports_))) continue;
                 for (std::uint32_t vc = 0; vc < vcs_; ++vc)
                     flow_.tick(receiver_[channel * vcs_ + vc], [&](std::uint64_t value) {
-                        send_feedback(channel, vc, value, now);
+                        send_feedback(channel * vcs_ + vc, value, now);
                     });
                 if (side_band_.any()) [[unlikely]]
-                    side_band_.credit_sent(channel, feedback_to_[channel].node, up % ports_,
-                                           now + feedback_to_[channel].delay);
+                    side_band_.credit_sent(channel, feedback_to_[channel * vcs_].node, up % ports_,
+                                           now + feedback_to_[channel * vcs_].delay);
             }
         } else {
             (void)now;
@@ -213,19 +210,18 @@ public:
     [[nodiscard]] std::vector<std::uint64_t>& sent_in_window() { return sent_in_window_; }
 
 private:
-    /// The receiver of input port `channel` (as a channel), VC `vc`, tells its sender
-    /// `value` (a credit), through the table set at reset.
-    [[gnu::always_inline]] void send_feedback(std::size_t channel, std::uint32_t vc, std::uint64_t value,
-                                              std::uint64_t now) {
-        const FeedbackTo& to = feedback_to_[channel];
+    /// Receiver `receiver` (channel * V + vc, the channel being its input port's)
+    /// tells its sender `value` (a credit), through the table set at reset.
+    [[gnu::always_inline]] void send_feedback(std::size_t receiver, std::uint64_t value, std::uint64_t now) {
+        const FeedbackTo& to = feedback_to_[receiver];
         const std::uint64_t due = now + to.delay;
         if (remote_.here(to.node)) {  // written in place in the wheel
             Feedback& f = feedback_.schedule_slot(due);
-            f.sender = to.sender + vc;
+            f.sender = to.sender;
             f.node = to.node;
             f.value = value;
         } else {
-            remote_.post_feedback(due, Feedback{to.sender + vc, to.node, value});
+            remote_.post_feedback(due, Feedback{to.sender, to.node, value});
         }
     }
 
@@ -237,11 +233,11 @@ private:
     std::vector<typename F::receiver_vc> receiver_;  // per (input port as a channel, vc) at the receiving end
     std::vector<std::uint64_t> sent_in_window_;      // per channel
     struct FeedbackTo {
-        std::uint32_t sender = 0;  // the first sender VC (channel * V) feeding the input port
+        std::uint32_t sender = 0;  // the sender VC (channel * V + vc) feeding the receiver
         std::uint32_t node = 0;    // its router
         std::uint32_t delay = 0;   // the cycles feedback takes to reach it (feedback_delay)
     };
-    std::vector<FeedbackTo> feedback_to_;            // per input port as a channel, set at reset
+    std::vector<FeedbackTo> feedback_to_;            // per receiver (channel * V + vc), set at reset
     EventWheel<Arrival> arrivals_;
     EventWheel<Feedback> feedback_;
     std::uint64_t in_flight_ = 0;  // flits on this rank's wires

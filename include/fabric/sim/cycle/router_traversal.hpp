@@ -37,7 +37,7 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
     } else {
         in_.pop(v, n, local);
         --buffered_;
-        k.channels().freed(n, port_of_[local], vc_of_[local], now);
+        k.channels().freed(std::size_t{n} * network_locals_ + local, now);
     }
     if (k.observer().watch.on() && !drop && k.packets()[f.packet].watched) [[unlikely]]
         k.observer().watch.event(f.packet, FlitEventKind::switched, now, f.index, n, v.out_port, v.out_vc);
