@@ -79,8 +79,9 @@ public:
     std::uint64_t gap(Random& rng) const {
         if (p_ >= 1) return 1;
         const double u = 1.0 - rng.uniform();  // (0, 1]
-        const double g = std::floor(std::log(u) / log_miss_);
-        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(g) + 1;
+        // floor(g) by truncation: g >= 0 (or -0), and any g past 1e18 is an integer already.
+        const double g = std::log(u) / log_miss_;
+        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(static_cast<std::int64_t>(g)) + 1;
     }
 
 private:
