@@ -42,23 +42,13 @@ public:
     /// `now`: one packet, or with max_packet_flits its packets, all through one
     /// injection queue (dealt to the class's queues at the node in turn, message
     /// by message). A message split over ranks is held by its destination's rank.
+    /// (A message of one packet is made where the workload draws it, with no call.)
     template <class Kernel>
-    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                        std::uint32_t klass, Kernel& k) {
+    [[gnu::always_inline]] void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
+                                               std::uint64_t now, Random& rng, std::uint32_t klass, Kernel& k) {
         const std::uint32_t queue = queues_.deal(src, klass);
-        const std::uint32_t most = k.cfg().max_packet_flits;
-        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr, k);
-        const bool measured = k.cfg().in_window(now);
-        MessageTable& messages = k.sinks().messages();
-        std::uint32_t id = none;
-        const bool numbered = k.split();  // every rank numbers every message
-        if (numbered) id = messages.next_number();
-        if (!numbered || k.terminal_here(dst)) {
-            id = messages.open((size + most - 1) / most, now, measured);
-            if (measured) ++k.observer().res.measured_messages;
-        }
-        for (std::uint32_t part = 0; part * most < size; ++part)
-            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr, k);
+        if (!k.cfg().max_packet_flits) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr, k);
+        create_parts(src, dst, size, now, rng, queue, k);
     }
 
     /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
@@ -72,6 +62,24 @@ public:
     }
 
 private:
+    /// A message split into packets of at most max_packet_flits, all through source queue `queue`.
+    template <class Kernel>
+    [[gnu::noinline]] void create_parts(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now,
+                                        Random& rng, std::uint32_t queue, Kernel& k) {
+        const std::uint32_t most = k.cfg().max_packet_flits;
+        const bool measured = k.cfg().in_window(now);
+        MessageTable& messages = k.sinks().messages();
+        std::uint32_t id = none;
+        const bool numbered = k.split();  // every rank numbers every message
+        if (numbered) id = messages.next_number();
+        if (!numbered || k.terminal_here(dst)) {
+            id = messages.open((size + most - 1) / most, now, measured);
+            if (measured) ++k.observer().res.measured_messages;
+        }
+        for (std::uint32_t part = 0; part * most < size; ++part)
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr, k);
+    }
+
     /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
     template <class Kernel>
     [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
