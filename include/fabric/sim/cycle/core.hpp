@@ -124,7 +124,9 @@ public:
     // --- the wiring the parts call ------------------------------------------------------
     /// Writes the route of packet `id`, which has reached the head of its source
     /// queue, into a route slot; slots are held only by packets in the network.
-    void write_route(std::uint32_t id) {
+    void write_route(std::uint32_t id) { write_route_inline(id); }
+    /// The same, inlined where a packet is created (at the head of an empty queue: most packets).
+    [[gnu::always_inline]] void write_route_inline(std::uint32_t id) {
         Packet& pk = packets_[id];
         RouteStore& routes = packets_.routes();
         pk.route_slot = routes.take();  // the policy writes the slot's steps itself
