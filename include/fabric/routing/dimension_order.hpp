@@ -182,8 +182,7 @@ struct DimensionOrder {
     /// each dimension the preferred direction, or else the other way round the
     /// ring (on a torus). Still dimension ordered, and a path shorter than a ring
     /// crosses its dateline at most once, so the dateline keeps it deadlock free.
-    /// Returns `unroutable` when both ways round some ring are cut.
-    /// With no broken channels given, no checks.
+    /// Returns `unroutable` when both ways round some ring are cut. No broken channels given: no checks.
     template <class T, class Out>
     [[gnu::always_inline]] constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst,
                                                               std::uint64_t choice, Out* out,
@@ -192,7 +191,8 @@ struct DimensionOrder {
         const auto cd = topo.coord(dst);
         std::size_t n = 0;
         std::uint32_t at = src.value;
-        for (std::size_t d = 0; d < T::rank; ++d) {
+#pragma GCC unroll 4
+        for (std::size_t d = 0; d < T::rank; ++d) {  // unrolled: the coordinates stay in registers
             if (cs[d] == cd[d]) continue;
             Leg leg = plan(topo, d, cs[d], cd[d]);
             if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
