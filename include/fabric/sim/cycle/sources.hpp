@@ -47,8 +47,9 @@ public:
     [[gnu::always_inline]] void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
                                                std::uint64_t now, Random& rng, std::uint32_t klass, Kernel& k) {
         const std::uint32_t queue = queues_.deal(src, klass);
-        if (!k.cfg().max_packet_flits) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr, k);
-        create_parts(src, dst, size, now, rng, queue, k);
+        if (!k.cfg().max_packet_flits)
+            return create_packet(src, dst, size, now, rng, queue, klass, none, 0, nullptr, k);
+        create_parts(src, dst, size, now, rng, queue, klass, k);
     }
 
     /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
@@ -57,15 +58,15 @@ public:
         for (auto& due = k.sinks().replies(); !due.empty() && due.front().at <= now; due.pop()) {
             const PendingReply reply = due.front();
             create_packet(reply.from, reply.to, k.cfg().request_reply.reply_flits, reply.at, rng,
-                          queues_.deal(reply.from, reply.klass), none, 0, &reply, k);
+                          queues_.deal(reply.from, reply.klass), reply.klass, none, 0, &reply, k);
         }
     }
 
 private:
-    /// A message split into packets of at most max_packet_flits, all through source queue `queue`.
+    /// A message split into packets of at most max_packet_flits, all through source queue `queue` (of class `klass`).
     template <class Kernel>
     [[gnu::noinline]] void create_parts(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now,
-                                        Random& rng, std::uint32_t queue, Kernel& k) {
+                                        Random& rng, std::uint32_t queue, std::uint32_t klass, Kernel& k) {
         const std::uint32_t most = k.cfg().max_packet_flits;
         const bool measured = k.cfg().in_window(now);
         MessageTable& messages = k.sinks().messages();
@@ -77,14 +78,15 @@ private:
             if (measured) ++k.observer().res.measured_messages;
         }
         for (std::uint32_t part = 0; part * most < size; ++part)
-            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr, k);
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, klass, id, part, nullptr, k);
     }
 
-    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
+    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src
+    /// (one of class `klass`'s) at `now`.
     template <class Kernel>
     [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
                                               std::uint64_t now, Random& rng, std::uint32_t queue,
-                                              std::uint32_t message, std::uint32_t part,
+                                              std::uint32_t class_index, std::uint32_t message, std::uint32_t part,
                                               const PendingReply* answers, Kernel& k) {
         const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
         if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
@@ -95,7 +97,7 @@ private:
         auto& obs = k.observer();
         const bool in_window = cfg.in_window(now);
         const std::uint32_t id = k.packets().take_raw();
-        const auto klass = static_cast<std::uint8_t>(queues_.class_of(queue));
+        const auto klass = static_cast<std::uint8_t>(class_index);
         const bool measured = answers ? answers->measured : in_window;
         obs.classes.created(klass, size, in_window, measured);
         if (!answers && !outstanding_.empty()) ++outstanding_[src];
