@@ -128,14 +128,14 @@ public:
     /// The same, inlined where a packet is created (at the head of an empty queue: most packets).
     [[gnu::always_inline]] void write_route_inline(std::uint32_t id) {
         Packet& pk = packets_[id];
-        RouteStore& routes = packets_.routes();
-        pk.route_slot = routes.take();  // the policy writes the slot's steps itself
+        pk.route_slot = packets_.routes().take();
+        RouteStep* const steps = packets_.routes().steps(pk.route_slot);  // the policy writes them itself
         std::size_t len = hooks_.route(hooks_.fabric, *this, shape_.router_of(pk.src), shape_.router_of(pk.dst),
-                                       pk.choice, routes.steps(pk.route_slot));
+                                       pk.choice, steps);
         if (len > max_hops_) [[unlikely]]
             len = unroutable(pk);
         pk.route_len = static_cast<std::uint16_t>(len);
-        routes.end(pk.route_slot, len, shape_.port_of_terminal(pk.dst));
+        steps[len] = RouteStep{static_cast<std::uint16_t>(shape_.port_of_terminal(pk.dst)), 0};  // out to the terminal
     }
     /// Room for a route of hops, for a policy that cannot write steps (kernel.hpp), and the longest route.
     [[nodiscard]] Hop* scratch_route() { return scratch_route_.data(); }
