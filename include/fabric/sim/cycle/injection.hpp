@@ -59,7 +59,11 @@ public:
                 for (; bits; bits &= bits - 1) {
                     const std::uint32_t n = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
                     create(n);
-                    schedule(n, now, now + gap(rng));
+                    const std::uint64_t at = now + gap(rng);
+                    if (at - now < horizon)  // near(), without its test of the mode
+                        masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
+                    else
+                        schedule(n, now, at);
                 }
             }
             return;
