@@ -119,13 +119,21 @@ private:
                                  fab.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, out, b);
                              }) {
             const LinkFailures& failures = core.failures();
-            return failures.any()
-                       ? fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out, failures.flags())
-                       : fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
+            if (failures.any()) [[unlikely]]
+                return round_failures(fab, src, dst, choice, out, failures.flags());
+            return fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
         } else {
             (void)core;
             return fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
         }
+    }
+
+    /// A route avoiding the failed links: out of line, so that the common path keeps its registers.
+    template <class Out>
+    [[gnu::noinline]] static std::size_t round_failures(const Fab& fab, std::uint32_t src, std::uint32_t dst,
+                                                        std::uint64_t choice, Out* out,
+                                                        std::span<const std::uint8_t> broken) {
+        return fab.routing().select_route(fab.topology(), NodeId{src}, NodeId{dst}, choice, out, broken);
     }
 
     /// A hop-by-hop policy's rewrite of the rest of a route at router `here`, from its own queues.
