@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <fabric/concepts/topology.hpp>
@@ -166,33 +167,32 @@ struct DimensionOrder {
         return hops;
     }
 
-    /// Writes one route into `out` (room for max_hops) and returns its length; for
-    /// the cycle kernel, which routes at the source without allocating. With the
-    /// tie split, bit d of `choice` picks the direction of a tied dimension d, so
+    /// Writes one route into `out` (room for max_hops: hops, or what a Hop assigns to, as
+    /// the cycle kernel's route steps) and returns its length, without allocating. With
+    /// the tie split, bit d of `choice` picks the direction of a tied dimension d, so
     /// uniformly random choices split tied traffic evenly.
-    template <class T>
-    constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Hop* out) const {
+    template <class T, class Out>
+    constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst, std::uint64_t choice, Out* out) const {
         return select_route(topo, src, dst, choice, out, std::span<const std::uint8_t>{});
     }
 
-    /// No route avoids the broken links.
-    static constexpr std::size_t unroutable = ~std::size_t{0};
+    static constexpr std::size_t unroutable = ~std::size_t{0};  // no route avoids the broken links
 
     /// select_route avoiding broken channels (`broken[channel_index]` nonzero): in
     /// each dimension the preferred direction, or else the other way round the
     /// ring (on a torus). Still dimension ordered, and a path shorter than a ring
     /// crosses its dateline at most once, so the dateline keeps it deadlock free.
-    /// Returns `unroutable` when both ways round some ring are cut.
-    /// With no broken channels given, no checks.
-    template <class T>
+    /// Returns `unroutable` when both ways round some ring are cut. No broken channels given: no checks.
+    template <class T, class Out>
     [[gnu::always_inline]] constexpr std::size_t select_route(const T& topo, NodeId src, NodeId dst,
-                                                              std::uint64_t choice, Hop* out,
+                                                              std::uint64_t choice, Out* out,
                                                               std::span<const std::uint8_t> broken) const {
         const auto cs = topo.coord(src);
         const auto cd = topo.coord(dst);
         std::size_t n = 0;
         std::uint32_t at = src.value;
-        for (std::size_t d = 0; d < T::rank; ++d) {
+#pragma GCC unroll 4
+        for (std::size_t d = 0; d < T::rank; ++d) {  // unrolled: the coordinates stay in registers
             if (cs[d] == cd[d]) continue;
             Leg leg = plan(topo, d, cs[d], cd[d]);
             if (leg.tied && Tie == TieRule::split && ((choice >> d) & 1U)) {
@@ -335,21 +335,21 @@ private:
     /// with the dateline VC rule; advances `at` and returns the new count. A leg is at
     /// most two runs of evenly spaced nodes: up to the hop that wraps round the ring
     /// (the one leaving its last position going +, its first going -), and after it.
-    template <class T>
+    template <class T, class Out>
     static constexpr std::size_t emit_leg(const T& topo, std::size_t d, std::uint32_t x, const Leg& leg,
-                                          std::uint32_t& at, Hop* out, std::size_t n) {
+                                          std::uint32_t& at, Out* out, std::size_t n) {
         std::uint8_t vc = first_vc(topo, d, x, leg);
         const PortId port = T::port(d, leg.direction);
         const std::uint32_t k = topo.extent(d);
         const std::uint32_t s = topo.stride(d);
         const bool up = leg.direction > 0;
         const std::uint32_t delta = up ? s : 0U - s;  // from one node of a run to the next (mod 2^32)
+        auto put = [&](std::size_t i, std::uint32_t node) {  // a Hop field by field, not built and copied
+            if constexpr (std::is_same_v<Out, Hop>) { out[i].node = NodeId{node}; out[i].port = port; out[i].vc = vc; }
+            else out[i] = Hop{NodeId{node}, port, vc};  // a step that keeps only what it needs
+        };
         auto run = [&](std::uint32_t count) {
-            for (std::uint32_t h = 0; h < count; ++h) {  // field by field: no Hop built on the stack and copied
-                out[n + h].node = NodeId{at + h * delta};
-                out[n + h].port = port;
-                out[n + h].vc = vc;
-            }
+            for (std::uint32_t h = 0; h < count; ++h) put(n + h, at + h * delta);
             n += count;
             at += count * delta;
         };
@@ -360,7 +360,7 @@ private:
         }
         run(to_wrap - 1);
         if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule> && T::wraparound) vc = 1;
-        out[n++] = Hop{NodeId{at}, port, vc};
+        put(n++, at);
         at = up ? at - (k - 1) * s : at + (k - 1) * s;  // round to the ring's other end
         run(leg.hops - to_wrap);
         return n;

@@ -45,15 +45,16 @@
 namespace fabric::cycle {
 
 /// What a routing policy answers, as the core asks it: a route from router `src`
-/// to router `dst` for route choice `choice` written into `out` (its length; more
-/// than the longest route allowed: no route avoids the failed links), and, for a
+/// to router `dst` for route choice `choice` written into `out`, the steps of a
+/// route slot (its length; more than the longest route allowed: no route avoids
+/// the failed links, and the steps written are not read), and, for a
 /// policy that routes hop by hop, the rest of a route rewritten at router `here`
 /// from hop `hop` on (its length). `fabric` is the kernel's fabric.
 template <class Core>
 struct RoutingHooks {
     const void* fabric = nullptr;
     std::size_t (*route)(const void* fabric, Core& core, std::uint32_t src, std::uint32_t dst, std::uint64_t choice,
-                         Hop* out) = nullptr;
+                         RouteStep* out) = nullptr;
     std::size_t (*reroute)(const void* fabric, Core& core, std::uint32_t here, std::uint32_t dst, std::uint32_t hop,
                            std::uint64_t choice, Hop* out) = nullptr;  // null: the policy routes at the source only
     bool tracks_occupancy = false;  // the policy reads the routers' queues (adaptive routing)
@@ -123,18 +124,22 @@ public:
     // --- the wiring the parts call ------------------------------------------------------
     /// Writes the route of packet `id`, which has reached the head of its source
     /// queue, into a route slot; slots are held only by packets in the network.
-    void write_route(std::uint32_t id) {
+    void write_route(std::uint32_t id) { write_route_inline(id); }
+    /// The same, inlined where a packet is created (at the head of an empty queue: most packets).
+    [[gnu::always_inline]] void write_route_inline(std::uint32_t id) {
         Packet& pk = packets_[id];
-        Hop* out = scratch_route_.data();
+        pk.route_slot = packets_.routes().take();
+        RouteStep* const steps = packets_.routes().steps(pk.route_slot);  // the policy writes them itself
         std::size_t len = hooks_.route(hooks_.fabric, *this, shape_.router_of(pk.src), shape_.router_of(pk.dst),
-                                       pk.choice, out);
+                                       pk.choice, steps);
         if (len > max_hops_) [[unlikely]]
             len = unroutable(pk);
         pk.route_len = static_cast<std::uint16_t>(len);
-        pk.route_slot = packets_.routes().take();
-        packets_.routes().write(pk.route_slot, 0, out, len);
-        packets_.routes().end(pk.route_slot, len, shape_.port_of_terminal(pk.dst));
+        steps[len] = RouteStep{static_cast<std::uint16_t>(shape_.port_of_terminal(pk.dst)), 0};  // out to the terminal
     }
+    /// Room for a route of hops, for a policy that cannot write steps (kernel.hpp), and the longest route.
+    [[nodiscard]] Hop* scratch_route() { return scratch_route_.data(); }
+    [[nodiscard]] std::uint32_t max_hops() const { return max_hops_; }
 
     /// A head of packet `id` reaches router `here` at hop `hop`: a policy that
     /// routes hop by hop rewrites the rest of its route from there.

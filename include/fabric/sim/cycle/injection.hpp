@@ -59,7 +59,11 @@ public:
                 for (; bits; bits &= bits - 1) {
                     const std::uint32_t n = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
                     create(n);
-                    schedule(n, now, now + gap(rng));
+                    const std::uint64_t at = now + gap(rng);
+                    if (at - now < horizon)  // near(), without its test of the mode
+                        masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
+                    else
+                        schedule(n, now, at);
                 }
             }
             return;
@@ -79,8 +83,9 @@ public:
     std::uint64_t gap(Random& rng) const {
         if (p_ >= 1) return 1;
         const double u = 1.0 - rng.uniform();  // (0, 1]
-        const double g = std::floor(std::log(u) / log_miss_);
-        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(g) + 1;
+        // floor(g) by truncation: g >= 0 (or -0), and any g past 1e18 is an integer already.
+        const double g = std::log(u) / log_miss_;
+        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(static_cast<std::int64_t>(g)) + 1;
     }
 
 private:

@@ -33,6 +33,15 @@ public:
     using CoreType = Core<F, A>;
     static constexpr bool adaptive = AdaptiveRouting<R, T>;                          // routes read the queues
     static constexpr bool hop_adaptive = HopAdaptive<R, T> && !SourceAdaptive<R, T>;  // and at every router
+    /// Whether an oblivious policy writes a route slot's steps itself (each route it
+    /// gives, with or without broken links), rather than hops copied into the slot.
+    template <class Out>
+    static constexpr bool writes = requires(const R& r, const T& t, Out* o, std::span<const std::uint8_t> b) {
+        r.select_route(t, NodeId{}, NodeId{}, std::uint64_t{}, o);
+        requires !requires { r.select_route(t, NodeId{}, NodeId{}, std::uint64_t{}, (Hop*)nullptr, b); } ||
+                     requires { r.select_route(t, NodeId{}, NodeId{}, std::uint64_t{}, o, b); };
+    };
+    static constexpr bool writes_steps = !adaptive && writes<RouteStep>;
 
     Kernel(const Fab& fabric, CycleConfig config)
         // config is copied into Core, not moved: the arguments are evaluated in an
@@ -81,10 +90,26 @@ private:
         return h;
     }
 
+    /// The policy's route at the source into a route slot's steps: written there by a
+    /// policy that can (DimensionOrder), else as hops and then copied.
+    static std::size_t route(const void* fabric, CoreType& core, std::uint32_t src, std::uint32_t dst,
+                             std::uint64_t choice, RouteStep* out) {
+        if constexpr (writes_steps) {
+            return select(fabric, core, src, dst, choice, out);
+        } else {
+            Hop* hops = core.scratch_route();
+            const std::size_t len = select(fabric, core, src, dst, choice, hops);
+            if (len <= core.max_hops())
+                for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
+            return len;
+        }
+    }
+
     /// The policy's route at the source: with the network's queues (source-adaptive
     /// routing), avoiding broken links (where the policy can and a link failed), or plain.
-    static std::size_t route(const void* fabric, CoreType& core, std::uint32_t src, std::uint32_t dst,
-                             std::uint64_t choice, Hop* out) {
+    template <class Out>
+    [[gnu::always_inline]] static std::size_t select(const void* fabric, CoreType& core, std::uint32_t src,
+                                                     std::uint32_t dst, std::uint64_t choice, Out* out) {
         const Fab& fab = *static_cast<const Fab*>(fabric);
         const T& topo = fab.topology();
         if constexpr (adaptive && !hop_adaptive) {
@@ -94,13 +119,21 @@ private:
                                  fab.routing().select_route(topo, NodeId{}, NodeId{}, std::uint64_t{}, out, b);
                              }) {
             const LinkFailures& failures = core.failures();
-            return failures.any()
-                       ? fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out, failures.flags())
-                       : fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
+            if (failures.any()) [[unlikely]]
+                return round_failures(fab, src, dst, choice, out, failures.flags());
+            return fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
         } else {
             (void)core;
             return fab.routing().select_route(topo, NodeId{src}, NodeId{dst}, choice, out);
         }
+    }
+
+    /// A route avoiding the failed links: out of line, so that the common path keeps its registers.
+    template <class Out>
+    [[gnu::noinline]] static std::size_t round_failures(const Fab& fab, std::uint32_t src, std::uint32_t dst,
+                                                        std::uint64_t choice, Out* out,
+                                                        std::span<const std::uint8_t> broken) {
+        return fab.routing().select_route(fab.topology(), NodeId{src}, NodeId{dst}, choice, out, broken);
     }
 
     /// A hop-by-hop policy's rewrite of the rest of a route at router `here`, from its own queues.

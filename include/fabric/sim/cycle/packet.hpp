@@ -79,6 +79,12 @@ static_assert(sizeof(Packet) <= 88, "a packet record is counted in the memory mo
 struct RouteStep {
     std::uint16_t port;
     std::uint8_t vc;
+    /// A routing policy's hop, as a step (a policy may write steps in place of hops).
+    constexpr RouteStep& operator=(const Hop& h) {
+        port = static_cast<std::uint16_t>(h.port.value);
+        vc = h.vc;
+        return *this;
+    }
 };
 
 /// Routes of the packets in the network, each in a slot of max_hops + 1 steps:
@@ -103,8 +109,7 @@ public:
     /// Writes `len` hops as steps first .. first + len - 1 of the route in `slot`.
     void write(std::uint32_t slot, std::size_t first, const Hop* hops, std::size_t len) {
         RouteStep* out = steps(slot) + first;
-        for (std::size_t i = 0; i < len; ++i)
-            out[i] = RouteStep{static_cast<std::uint16_t>(hops[i].port.value), hops[i].vc};
+        for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
     }
     [[nodiscard]] const RouteStep& step(std::uint32_t slot, std::uint32_t hop) const {
         return steps_[static_cast<std::size_t>(slot) * hops_ + hop];

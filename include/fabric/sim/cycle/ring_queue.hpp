@@ -13,12 +13,12 @@ template <class T>
 class RingQueue {
 public:
     void push(T value) {
-        if (size_ == ring_.size()) grow();
-        ring_[(head_ + size_++) & (ring_.size() - 1)] = std::move(value);  // a power of two
+        if (size_ > mask_) grow();
+        ring_[(head_ + size_++) & mask_] = std::move(value);
     }
     [[nodiscard]] const T& front() const { return ring_[head_]; }
     void pop() {
-        head_ = (head_ + 1) & (ring_.size() - 1);
+        head_ = (head_ + 1) & mask_;
         --size_;
     }
     [[nodiscard]] std::size_t size() const { return size_; }
@@ -31,10 +31,11 @@ private:
         for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
         ring_.swap(grown);
         head_ = 0;
+        mask_ = ring_.size() - 1;
     }
 
     std::vector<T> ring_ = std::vector<T>(8);
-    std::size_t head_ = 0, size_ = 0;
+    std::size_t head_ = 0, size_ = 0, mask_ = 7;  // mask_: the ring's size (a power of two) - 1
 };
 
 }  // namespace fabric::cycle

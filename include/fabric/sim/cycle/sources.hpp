@@ -42,12 +42,32 @@ public:
     /// `now`: one packet, or with max_packet_flits its packets, all through one
     /// injection queue (dealt to the class's queues at the node in turn, message
     /// by message). A message split over ranks is held by its destination's rank.
+    /// (A message of one packet is made where the workload draws it, with no call.)
     template <class Kernel>
-    void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now, Random& rng,
-                        std::uint32_t klass, Kernel& k) {
+    [[gnu::always_inline]] void create_message(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
+                                               std::uint64_t now, Random& rng, std::uint32_t klass, Kernel& k) {
         const std::uint32_t queue = queues_.deal(src, klass);
+        if (!k.cfg().max_packet_flits)
+            return create_packet(src, dst, size, now, rng, queue, klass, none, 0, nullptr, k);
+        create_parts(src, dst, size, now, rng, queue, klass, k);
+    }
+
+    /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
+    template <class Kernel>
+    void create_replies(std::uint64_t now, Random& rng, Kernel& k) {
+        for (auto& due = k.sinks().replies(); !due.empty() && due.front().at <= now; due.pop()) {
+            const PendingReply reply = due.front();
+            create_packet(reply.from, reply.to, k.cfg().request_reply.reply_flits, reply.at, rng,
+                          queues_.deal(reply.from, reply.klass), reply.klass, none, 0, &reply, k);
+        }
+    }
+
+private:
+    /// A message split into packets of at most max_packet_flits, all through source queue `queue` (of class `klass`).
+    template <class Kernel>
+    [[gnu::noinline]] void create_parts(std::uint32_t src, std::uint32_t dst, std::uint32_t size, std::uint64_t now,
+                                        Random& rng, std::uint32_t queue, std::uint32_t klass, Kernel& k) {
         const std::uint32_t most = k.cfg().max_packet_flits;
-        if (!most) return create_packet(src, dst, size, now, rng, queue, none, 0, nullptr, k);
         const bool measured = k.cfg().in_window(now);
         MessageTable& messages = k.sinks().messages();
         std::uint32_t id = none;
@@ -58,25 +78,15 @@ public:
             if (measured) ++k.observer().res.measured_messages;
         }
         for (std::uint32_t part = 0; part * most < size; ++part)
-            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, id, part, nullptr, k);
+            create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, klass, id, part, nullptr, k);
     }
 
-    /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
-    template <class Kernel>
-    void create_replies(std::uint64_t now, Random& rng, Kernel& k) {
-        for (auto& due = k.sinks().replies(); !due.empty() && due.front().at <= now; due.pop()) {
-            const PendingReply reply = due.front();
-            create_packet(reply.from, reply.to, k.cfg().request_reply.reply_flits, reply.at, rng,
-                          queues_.deal(reply.from, reply.klass), none, 0, &reply, k);
-        }
-    }
-
-private:
-    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src at `now`.
+    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src
+    /// (one of class `klass`'s) at `now`.
     template <class Kernel>
     [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
                                               std::uint64_t now, Random& rng, std::uint32_t queue,
-                                              std::uint32_t message, std::uint32_t part,
+                                              std::uint32_t class_index, std::uint32_t message, std::uint32_t part,
                                               const PendingReply* answers, Kernel& k) {
         const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
         if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
@@ -87,7 +97,7 @@ private:
         auto& obs = k.observer();
         const bool in_window = cfg.in_window(now);
         const std::uint32_t id = k.packets().take_raw();
-        const auto klass = static_cast<std::uint8_t>(queues_.class_of(queue));
+        const auto klass = static_cast<std::uint8_t>(class_index);
         const bool measured = answers ? answers->measured : in_window;
         obs.classes.created(klass, size, in_window, measured);
         if (!answers && !outstanding_.empty()) ++outstanding_[src];
@@ -113,7 +123,7 @@ private:
         const std::uint32_t router = shape.router_of(src);
         if (!queues_.push(src, queue, id)) return routers.activate(router, routers.wake(router));
         const std::uint32_t local = shape.port_of_terminal(src) * shape.vcs + queue;
-        k.write_route(id);
+        k.write_route_inline(id);
         routers.start_head(router, local, id, k.packets()[id].route_slot, 0, now + cfg.injection_latency, k);
         routers.inputs().mark(router, local, true);
         routers.activate(router, routers.inputs().router(router)[local].ready);
