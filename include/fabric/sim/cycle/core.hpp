@@ -125,8 +125,9 @@ public:
     /// Writes the route of packet `id`, which has reached the head of its source
     /// queue, into a route slot; slots are held only by packets in the network.
     void write_route(std::uint32_t id) { write_route_inline(id); }
-    /// The same, inlined where a packet is created (at the head of an empty queue: most packets).
-    [[gnu::always_inline]] void write_route_inline(std::uint32_t id) {
+    /// The same, inlined where a packet is created (at the head of an empty queue:
+    /// most packets); returns the route's first step.
+    [[gnu::always_inline]] RouteStep write_route_inline(std::uint32_t id) {
         Packet& pk = packets_[id];
         pk.route_slot = packets_.routes().take();
         RouteStep* const steps = packets_.routes().steps(pk.route_slot);  // the policy writes them itself
@@ -136,6 +137,7 @@ public:
             len = unroutable(pk);
         pk.route_len = static_cast<std::uint16_t>(len);
         steps[len] = RouteStep{static_cast<std::uint16_t>(shape_.port_of_terminal(pk.dst)), 0};  // out to the terminal
+        return steps[0];
     }
     /// Room for a route of hops, for a policy that cannot write steps (kernel.hpp), and the longest route.
     [[nodiscard]] Hop* scratch_route() { return scratch_route_.data(); }

@@ -123,8 +123,10 @@ private:
         const std::uint32_t router = shape.router_of(src);
         if (!queues_.push(src, queue, id)) return routers.activate(router, routers.wake(router));
         const std::uint32_t local = shape.port_of_terminal(src) * shape.vcs + queue;
-        k.write_route_inline(id);
-        routers.start_head(router, local, id, k.packets()[id].route_slot, 0, now + cfg.injection_latency, k);
+        const RouteStep first = k.write_route_inline(id);
+        const std::uint32_t slot = k.packets()[id].route_slot;
+        if (k.reroutes()) routers.start_head(router, local, id, slot, 0, now + cfg.injection_latency, k);
+        else routers.start_head(router, local, id, slot, first, now + cfg.injection_latency, k);  // as just written
         routers.inputs().mark(router, local, true);
         routers.activate(router, routers.inputs().router(router)[local].ready);
     }
