@@ -44,7 +44,7 @@ struct DependencyReport {
     std::size_t bad_hop_vcs = 0;  // the VCs that hop's link has
 
     /// "c0 -> c1 -> ... -> c0", each channel as (node n, port p, vc v).
-    [[nodiscard, gnu::cold]] std::string describe_cycle() const {
+    [[nodiscard]] std::string describe_cycle() const {
         if (vc_out_of_range)
             return "(none: a route uses vc " + std::to_string(bad_hop.vc) + " on the link of node " +
                    std::to_string(bad_hop.node.value) + ", port " + std::to_string(bad_hop.port.value) +

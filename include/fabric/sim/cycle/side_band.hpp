@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace fabric::cycle {
@@ -56,7 +57,8 @@ public:
     /// output port `port`, where it arrives at `due`: it carries the first word queued there.
     void credit_sent(std::size_t channel, std::uint32_t to, std::uint32_t port, std::uint64_t due) {
         if (queued_.empty() || queued_[channel].empty()) return;
-        const Post p = queued_[channel].pop_front();
+        const Post p = queued_[channel].front();
+        queued_[channel].pop_front();
         flying_.push_back({p.word, p.node, to, port, p.cycle, due});
     }
 
@@ -79,25 +81,9 @@ private:
         std::uint64_t cycle;
         std::uint32_t node, word;
     };
-    /// A first-in first-out queue of posts: a vector and the index of its front
-    /// (what std::deque would do here, for a fraction of its code to compile).
-    struct PostQueue {
-        std::vector<Post> items;
-        std::size_t head = 0;
-        [[nodiscard]] bool empty() const { return head == items.size(); }
-        void push_back(const Post& p) { items.push_back(p); }
-        Post pop_front() {
-            const Post p = items[head++];
-            if (head == items.size()) {
-                items.clear();
-                head = 0;
-            }
-            return p;
-        }
-    };
     std::uint32_t ports_ = 1;
     std::vector<Post> posts_;                 // as posted, for every run
-    std::vector<PostQueue> queued_;           // per input port (as a channel): words waiting for a Credit
+    std::vector<std::deque<Post>> queued_;    // per input port (as a channel): words waiting for a Credit
     std::vector<SideBandWord> flying_;        // in Credits on their way
     std::vector<SideBandWord> heard_;
 };
