@@ -68,12 +68,14 @@ public:
                 terminal_serial_ = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::llround(ser * 1024)));
             }
         }
-        for (const Channel& link : views::channels(topo)) {
+        // Plain loops (for_each_channel), not the range-v3 view channels(t): the same
+        // channels in the same order, without instantiating its iterators per topology.
+        views::for_each_channel(topo, [&](const Channel& link) {
             const std::size_t c = link.index;
             const std::uint32_t back = topo.reverse_port(link.node, link.port).value;
             wire_[c] = Wire{link.to.value, back, class_latency[link.link_class], class_serial[link.link_class]};
             up_[channel(link.to.value, back)] = Feeder{static_cast<std::uint32_t>(c), link.node.value};
-        }
+        });
     }
 
     [[nodiscard]] std::size_t channel(std::uint32_t node, std::uint32_t port) const {
