@@ -204,7 +204,8 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
     InputVc* const vcs = in_.router(n);
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
-    auto grant = [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
+    // n and now by value: the grant, out of line, reads them from its closure, not through it.
+    auto grant = [this, n, now, &k](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
         transfer(n, port * V_ + vc, now, k, false);
     };
     if (!prioritised && !speculate &&
