@@ -202,7 +202,6 @@ template <class Kernel>
 void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32_t n_sw,
                                        std::uint32_t granted, bool speculate, Kernel& k) {
     InputVc* const vcs = in_.router(n);
-    const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
     // n and now by value: the grant, out of line, reads them from its closure, not through it.
     auto grant = [this, n, now, &k](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
@@ -234,6 +233,7 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
         // bid at once, below every non-speculative request; those that lose bid
         // again once their VC allocation delay is over.
         switch_.begin_speculative();
+        const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
         for (std::uint32_t i = 0; i < granted; ++i) {
             const std::uint32_t local = just_granted_[i];
             const InputVc& v = vcs[local];
