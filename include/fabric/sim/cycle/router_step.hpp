@@ -23,8 +23,9 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
             active_[keep++] = n;
             continue;
         }
-        a.wake = step(n, now, k);
-        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(n)) active_[keep++] = n;
+        const std::uint64_t* const masks = in_.masks(n);  // found once for the step and after it
+        a.wake = step(n, masks, now, k);
+        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(masks)) active_[keep++] = n;
         else a.active = false;
     }
     active_.resize(keep);
@@ -32,9 +33,9 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
 
 template <SwitchAllocator A>
 template <class Kernel>
-std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
+std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k) {
     if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
-        const std::uint64_t live = in_.words() == 1 ? in_.live(n, 0) : 0;
+        const std::uint64_t live = in_.words() == 1 ? masks[0] & ~masks[1] : 0;
         if (live != 0 && (live & (live - 1)) == 0) {
             const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
             InputVc& v = in_.router(n)[local];

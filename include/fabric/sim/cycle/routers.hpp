@@ -204,12 +204,12 @@ public:
     template <class Kernel>
     void step_all(std::uint64_t now, Kernel& k);
 
-    /// One cycle of router n: the link stage of its output queues, then VC
+    /// One cycle of router n (its input masks in_.masks(n)): the link stage of its output queues, then VC
     /// allocation and switch allocation over its live front flits. Returns the
     /// first cycle at which stepping it again can change anything, short of an
     /// event that wakes it earlier (an arrival, feedback, a new packet).
     template <class Kernel>
-    std::uint64_t step(std::uint32_t n, std::uint64_t now, Kernel& k);
+    std::uint64_t step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k);
 
     /// A router step whose one live VC is `local`: the VC or switch allocation it
     /// asks for is granted if it can be (as the allocators grant a lone request:
