@@ -48,7 +48,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std:
                     return v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
                 }
             }
-            return step_lone(n, local, now, k);
+            return step_lone(n, local, v, now, k);
         }
     }
     return step_all_vcs(n, now, k);
@@ -56,8 +56,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std:
 
 template <SwitchAllocator A>
 template <class Kernel>
-std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k) {
-    InputVc& v = in_.router(n)[local];
+std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, InputVc& v, std::uint64_t now, Kernel& k) {
     if (v.ready > now) return v.state == VcState::idle ? never : v.ready;
     if (v.state == VcState::waiting_vc) {
         if (v.out_port < P_) {

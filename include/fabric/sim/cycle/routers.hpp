@@ -211,11 +211,11 @@ public:
     template <class Kernel>
     std::uint64_t step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k);
 
-    /// A router step whose one live VC is `local`: the VC or switch allocation it
+    /// A router step whose one live VC is `local` (v, its state): the VC or switch allocation it
     /// asks for is granted if it can be (as the allocators grant a lone request:
     /// their pointers move past it), with no pass over the router.
     template <class Kernel>
-    std::uint64_t step_lone(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k);
+    std::uint64_t step_lone(std::uint32_t n, std::uint32_t local, InputVc& v, std::uint64_t now, Kernel& k);
 
     /// A router step with a pass over its live VCs.
     template <class Kernel>
