@@ -105,7 +105,6 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
     InputVc* const vcs = in_.router(n);
     const std::size_t vbase = std::size_t{n} * per_router_;
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
-    const std::uint64_t va_delay = pipeline_.vc_allocation;
     std::uint32_t n_va = 0, n_sw = 0, granted = 0;
     const std::uint32_t words = in_.words();
     for (std::uint32_t w = 0; w < words; ++w) {
@@ -134,7 +133,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
             } else if (v.state == VcState::waiting_vc) {
                 if (v.out_port >= P_) {  // ejection: no virtual channel to hold
                     v.state = VcState::active;
-                    v.ready = granted_ready(n, local, now + va_delay, k);
+                    v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
                     if (v.ready < wake) wake = v.ready;
                     just_granted_[granted++] = local;
                     continue;
@@ -156,14 +155,14 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
         InputVc& v = vcs[local];
         vc_.grant(vbase + local, va_out_[0]);
         v.state = VcState::active;
-        v.ready = granted_ready(n, local, now + va_delay, k);
+        v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
         if (v.ready < wake) wake = v.ready;
         just_granted_[granted++] = local;
     } else if (n_va > 1) {
         granted = allocate_vcs(n, now, n_va, granted, wake, k);
     }
     if (n_sw == 0 && granted == 0) return wake;
-    if (va_delay == 0)  // only the VCs granted now: the others have made their request
+    if (pipeline_.vc_allocation == 0)  // only the VCs granted now: the others have made their request
         for (std::uint32_t i = 0; i < granted; ++i) {
             const std::uint32_t local = just_granted_[i];
             InputVc& v = vcs[local];
@@ -181,7 +180,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
                 sw_local_[n_sw++] = local;
             }
         }
-    const bool speculate = speculative_ && va_delay > 0 && granted > 0;
+    const bool speculate = speculative_ && pipeline_.vc_allocation > 0 && granted > 0;
     if (n_sw == 0 && !speculate) return wake;
     // A transfer changes what follows it (next flits, freed VCs), and a loser
     // of the switch bids again: look again next cycle.
