@@ -78,8 +78,8 @@ public:
         out_enabled_ = cfg.output_buffer_flits > 0;
         // A lone VC's step is its own only where no stage looks further: no output
         // queues (a link stage), no VC allocation delay of 0 or speculation (a head
-        // granted its VC bids in the same step).
-        lone_steps_ = !out_enabled_ && cfg.pipeline.vc_allocation > 0 && !cfg.speculative;
+        // granted its VC bids in the same step); looked for in routers of one mask word.
+        lone_steps_ = !out_enabled_ && cfg.pipeline.vc_allocation > 0 && !cfg.speculative && in_.words() == 1;
         port_of_.resize(per_router_);
         vc_of_.resize(per_router_);
         for (std::uint32_t local = 0; local < per_router_; ++local) {
