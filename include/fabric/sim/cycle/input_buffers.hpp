@@ -121,8 +121,9 @@ public:
     [[gnu::always_inline]] [[nodiscard]] bool has_front(std::uint32_t node, std::uint32_t local) const {
         return (front_word(node, local) >> (local % 64)) & 1U;
     }
-    [[gnu::always_inline]] [[nodiscard]] bool any_front(std::uint32_t node) const {
-        const std::uint64_t* w = masks_.data() + std::size_t{node} * stride_;
+    [[gnu::always_inline]] [[nodiscard]] bool any_front(std::uint32_t node) const { return any_front(masks(node)); }
+    /// The same, given the router's mask words (masks(node)) at hand.
+    [[gnu::always_inline]] [[nodiscard]] bool any_front(const std::uint64_t* w) const {
         if (w[0]) return true;
         for (std::uint32_t i = 1; i < words_; ++i)
             if (w[i]) return true;
@@ -148,6 +149,11 @@ public:
         std::uint64_t* w = masks_.data() + std::size_t{node} * stride_ + words_;
         w[0] = 0;  // most routers have one word
         for (std::uint32_t i = 1; i < words_; ++i) w[i] = 0;
+    }
+    /// Router `node`'s mask words (its front words, then its blocked words): they stay
+    /// where they are until reset.
+    [[gnu::always_inline]] [[nodiscard]] const std::uint64_t* masks(std::uint32_t node) const {
+        return masks_.data() + std::size_t{node} * stride_;
     }
     /// Word `w` of router `node`'s mask of VCs with a front flit that are not blocked.
     [[gnu::always_inline]] [[nodiscard]] std::uint64_t live(std::uint32_t node, std::uint32_t w) const {

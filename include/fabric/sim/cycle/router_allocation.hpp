@@ -62,7 +62,6 @@ public:
     template <class Grant, class Lost>
     void allocate_lists(std::uint32_t n, const std::uint32_t* local, const std::size_t* ov, std::size_t vbase,
                         Grant&& grant, Lost&& lost) {
-        const std::size_t span = vcs_.size();
         for (std::uint32_t i = 0; i < n; ++i) {
             OutputVc& o = vcs_[ov[i]];
             if (o.owner != none) {
@@ -71,8 +70,8 @@ public:
             }
             std::size_t best = vbase + local[i];
             for (std::uint32_t j = i + 1; j < n; ++j)
-                if (ov[j] == ov[i] &&
-                    ring_distance(o.pointer, vbase + local[j], span) < ring_distance(o.pointer, best, span))
+                if (ov[j] == ov[i] && ring_distance(o.pointer, vbase + local[j], vcs_.size()) <
+                                          ring_distance(o.pointer, best, vcs_.size()))  // seldom: sized here
                     best = vbase + local[j];
             o.owner = static_cast<std::uint32_t>(best);
             o.pointer = static_cast<std::uint32_t>(best + 1);

@@ -23,8 +23,9 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
             active_[keep++] = n;
             continue;
         }
-        a.wake = step(n, now, k);
-        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(n)) active_[keep++] = n;
+        const std::uint64_t* const masks = in_.masks(n);  // found once for the step and after it
+        a.wake = step(n, masks, now, k);
+        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(masks)) active_[keep++] = n;
         else a.active = false;
     }
     active_.resize(keep);
@@ -32,9 +33,9 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
 
 template <SwitchAllocator A>
 template <class Kernel>
-std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
+std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k) {
     if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
-        const std::uint64_t live = in_.words() == 1 ? in_.live(n, 0) : 0;
+        const std::uint64_t live = masks[0] & ~masks[1];  // one word: its front VCs not blocked
         if (live != 0 && (live & (live - 1)) == 0) {
             const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
             InputVc& v = in_.router(n)[local];
@@ -47,7 +48,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
                     return v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
                 }
             }
-            return step_lone(n, local, now, k);
+            return step_lone(n, local, v, now, k);
         }
     }
     return step_all_vcs(n, now, k);
@@ -55,8 +56,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, std::uint64_t now, Kernel& k) {
 
 template <SwitchAllocator A>
 template <class Kernel>
-std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k) {
-    InputVc& v = in_.router(n)[local];
+std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, InputVc& v, std::uint64_t now, Kernel& k) {
     if (v.ready > now) return v.state == VcState::idle ? never : v.ready;
     if (v.state == VcState::waiting_vc) {
         if (v.out_port < P_) {
@@ -105,7 +105,6 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
     InputVc* const vcs = in_.router(n);
     const std::size_t vbase = std::size_t{n} * per_router_;
     const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
-    const std::uint64_t va_delay = pipeline_.vc_allocation;
     std::uint32_t n_va = 0, n_sw = 0, granted = 0;
     const std::uint32_t words = in_.words();
     for (std::uint32_t w = 0; w < words; ++w) {
@@ -134,7 +133,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
             } else if (v.state == VcState::waiting_vc) {
                 if (v.out_port >= P_) {  // ejection: no virtual channel to hold
                     v.state = VcState::active;
-                    v.ready = granted_ready(n, local, now + va_delay, k);
+                    v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
                     if (v.ready < wake) wake = v.ready;
                     just_granted_[granted++] = local;
                     continue;
@@ -156,14 +155,14 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
         InputVc& v = vcs[local];
         vc_.grant(vbase + local, va_out_[0]);
         v.state = VcState::active;
-        v.ready = granted_ready(n, local, now + va_delay, k);
+        v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
         if (v.ready < wake) wake = v.ready;
         just_granted_[granted++] = local;
     } else if (n_va > 1) {
         granted = allocate_vcs(n, now, n_va, granted, wake, k);
     }
     if (n_sw == 0 && granted == 0) return wake;
-    if (va_delay == 0)  // only the VCs granted now: the others have made their request
+    if (pipeline_.vc_allocation == 0)  // only the VCs granted now: the others have made their request
         for (std::uint32_t i = 0; i < granted; ++i) {
             const std::uint32_t local = just_granted_[i];
             InputVc& v = vcs[local];
@@ -181,7 +180,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
                 sw_local_[n_sw++] = local;
             }
         }
-    const bool speculate = speculative_ && va_delay > 0 && granted > 0;
+    const bool speculate = speculative_ && pipeline_.vc_allocation > 0 && granted > 0;
     if (n_sw == 0 && !speculate) return wake;
     // A transfer changes what follows it (next flits, freed VCs), and a loser
     // of the switch bids again: look again next cycle.
@@ -202,9 +201,9 @@ template <class Kernel>
 void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32_t n_sw,
                                        std::uint32_t granted, bool speculate, Kernel& k) {
     InputVc* const vcs = in_.router(n);
-    const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
     const bool prioritised = switch_.prioritised();
-    auto grant = [&](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
+    // n and now by value: the grant, out of line, reads them from its closure, not through it.
+    auto grant = [this, n, now, &k](std::uint32_t port, std::uint32_t vc, std::uint32_t) {
         transfer(n, port * V_ + vc, now, k, false);
     };
     if (!prioritised && !speculate &&
@@ -233,6 +232,7 @@ void Routers<A>::allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32
         // bid at once, below every non-speculative request; those that lose bid
         // again once their VC allocation delay is over.
         switch_.begin_speculative();
+        const std::uint64_t* const port_free = port_free_.data() + std::size_t{n} * NP_;
         for (std::uint32_t i = 0; i < granted; ++i) {
             const std::uint32_t local = just_granted_[i];
             const InputVc& v = vcs[local];

@@ -78,8 +78,8 @@ public:
         out_enabled_ = cfg.output_buffer_flits > 0;
         // A lone VC's step is its own only where no stage looks further: no output
         // queues (a link stage), no VC allocation delay of 0 or speculation (a head
-        // granted its VC bids in the same step).
-        lone_steps_ = !out_enabled_ && cfg.pipeline.vc_allocation > 0 && !cfg.speculative;
+        // granted its VC bids in the same step); looked for in routers of one mask word.
+        lone_steps_ = !out_enabled_ && cfg.pipeline.vc_allocation > 0 && !cfg.speculative && in_.words() == 1;
         port_of_.resize(per_router_);
         vc_of_.resize(per_router_);
         for (std::uint32_t local = 0; local < per_router_; ++local) {
@@ -204,18 +204,18 @@ public:
     template <class Kernel>
     void step_all(std::uint64_t now, Kernel& k);
 
-    /// One cycle of router n: the link stage of its output queues, then VC
+    /// One cycle of router n (its input masks in_.masks(n)): the link stage of its output queues, then VC
     /// allocation and switch allocation over its live front flits. Returns the
     /// first cycle at which stepping it again can change anything, short of an
     /// event that wakes it earlier (an arrival, feedback, a new packet).
     template <class Kernel>
-    std::uint64_t step(std::uint32_t n, std::uint64_t now, Kernel& k);
+    std::uint64_t step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k);
 
-    /// A router step whose one live VC is `local`: the VC or switch allocation it
+    /// A router step whose one live VC is `local` (v, its state): the VC or switch allocation it
     /// asks for is granted if it can be (as the allocators grant a lone request:
     /// their pointers move past it), with no pass over the router.
     template <class Kernel>
-    std::uint64_t step_lone(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k);
+    std::uint64_t step_lone(std::uint32_t n, std::uint32_t local, InputVc& v, std::uint64_t now, Kernel& k);
 
     /// A router step with a pass over its live VCs.
     template <class Kernel>
