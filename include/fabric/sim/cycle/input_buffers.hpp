@@ -121,9 +121,9 @@ public:
     [[gnu::always_inline]] [[nodiscard]] bool has_front(std::uint32_t node, std::uint32_t local) const {
         return (front_word(node, local) >> (local % 64)) & 1U;
     }
-    [[gnu::always_inline]] [[nodiscard]] bool any_front(std::uint32_t node) const { return any_front(masks(node)); }
+    [[gnu::always_inline]] [[nodiscard]] bool any_front(std::uint32_t node) const { return any_front_in(masks(node)); }
     /// The same, given the router's mask words (masks(node)) at hand.
-    [[gnu::always_inline]] [[nodiscard]] bool any_front(const std::uint64_t* w) const {
+    [[gnu::always_inline]] [[nodiscard]] bool any_front_in(const std::uint64_t* w) const {
         if (w[0]) return true;
         for (std::uint32_t i = 1; i < words_; ++i)
             if (w[i]) return true;

@@ -25,7 +25,7 @@ void Routers<A>::step_all(std::uint64_t now, Kernel& k) {
         }
         const std::uint64_t* const masks = in_.masks(n);  // found once for the step and after it
         a.wake = step(n, masks, now, k);
-        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front(masks)) active_[keep++] = n;
+        if ((out_enabled_ && out_.node_flits(n)) || in_.any_front_in(masks)) active_[keep++] = n;
         else a.active = false;
     }
     active_.resize(keep);
