@@ -61,7 +61,7 @@ public:
                     create(n);
                     const std::uint64_t at = now + gap(rng);
                     if (at - now < horizon)  // near(), without its test of the mode
-                        masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
+                        mark(n, at);
                     else
                         schedule(n, now, at);
                 }
@@ -116,8 +116,12 @@ private:
     }
     /// Node n's next success at `at`, within the horizon: on the wheel.
     void near(std::uint32_t n, std::uint64_t at) {
-        if (words_) masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
+        if (words_) mark(n, at);
         else wheel_[at & (horizon - 1)].push_back(n);
+    }
+    /// With masks: node n's bit in the slot of cycle `at`.
+    [[gnu::always_inline]] void mark(std::uint32_t n, std::uint64_t at) {
+        masks_[(at & (horizon - 1)) * words_ + n / 64] |= std::uint64_t{1} << (n % 64);
     }
     /// Moves the far successes now within the wheel's horizon onto it.
     void bring_near(std::uint64_t now) {

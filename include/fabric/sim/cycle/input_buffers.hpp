@@ -155,6 +155,10 @@ public:
     [[gnu::always_inline]] [[nodiscard]] const std::uint64_t* masks(std::uint32_t node) const {
         return masks_.data() + std::size_t{node} * stride_;
     }
+    /// live(node, 0) from the router's mask words (masks(node)), when a router has one word.
+    [[gnu::always_inline]] [[nodiscard]] static std::uint64_t live_of_one_word(const std::uint64_t* masks) {
+        return masks[0] & ~masks[1];
+    }
     /// Word `w` of router `node`'s mask of VCs with a front flit that are not blocked.
     [[gnu::always_inline]] [[nodiscard]] std::uint64_t live(std::uint32_t node, std::uint32_t w) const {
         const std::uint64_t* m = masks_.data() + std::size_t{node} * stride_ + w;

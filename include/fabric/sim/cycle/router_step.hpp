@@ -35,7 +35,7 @@ template <SwitchAllocator A>
 template <class Kernel>
 std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k) {
     if (lone_steps_) {  // many steps find one live VC: its stages need no arbitration
-        const std::uint64_t live = masks[0] & ~masks[1];  // one word: its front VCs not blocked
+        const std::uint64_t live = InputBuffers::live_of_one_word(masks);  // lone steps: one mask word
         if (live != 0 && (live & (live - 1)) == 0) {
             const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
             InputVc& v = in_.router(n)[local];
