@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/large_pages.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/shape.hpp>
 
@@ -225,8 +226,9 @@ private:
 
     std::uint32_t depth_ = 1, ring_ = 0, vcs_per_port_ = 1, per_router_ = 0, network_per_router_ = 0, words_ = 1;
     std::uint32_t stride_ = 2;  // a router's mask words: 2 * words_
-    std::vector<InputVc> vcs_;
-    std::vector<Flit> flits_;
+    // Walked at random by every step: on large pages once past 2 MiB (core/large_pages.hpp).
+    std::vector<InputVc, detail::LargePageAllocator<InputVc>> vcs_;
+    std::vector<Flit, detail::LargePageAllocator<Flit>> flits_;
     std::vector<std::uint64_t> masks_;  // per router: front words, then blocked words
 };
 

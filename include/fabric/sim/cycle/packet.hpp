@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fabric/concepts/routing.hpp>
+#include <fabric/core/large_pages.hpp>
 
 namespace fabric::cycle {
 
@@ -127,7 +128,7 @@ private:
     }
 
     std::uint32_t hops_ = 1;
-    std::vector<RouteStep> steps_;
+    std::vector<RouteStep, detail::LargePageAllocator<RouteStep>> steps_;  // read at random: large pages past 2 MiB
     std::vector<std::uint32_t> free_;
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <fabric/concepts/allocator.hpp>
+#include <fabric/core/large_pages.hpp>
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/shape.hpp>
 
@@ -99,7 +100,7 @@ private:
         std::uint32_t owner = none;  // the input VC holding it
         std::uint32_t pointer = 0;   // its arbiter's round-robin pointer
     };
-    std::vector<OutputVc> vcs_;                                  // per output VC, side by side
+    std::vector<OutputVc, detail::LargePageAllocator<OutputVc>> vcs_;  // per output VC, side by side
     std::vector<std::pair<std::size_t, std::size_t>> requests_;  // this step's (input VC, output VC)
     std::vector<std::uint8_t> levels_;
     std::size_t count_ = 0;
