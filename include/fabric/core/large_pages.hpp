@@ -3,8 +3,9 @@
 // translation cache, one page of 4 KiB at a time. An allocation of 2 MiB or
 // more is placed on 2 MiB boundaries, and on Linux the kernel is asked to back it
 // with pages of that size (transparent huge pages, where the system allows them
-// for such a request). It changes no value a program computes; elsewhere, or
-// below 2 MiB, it is the ordinary allocation.
+// for such a request). It changes no value a program computes; a large page is
+// backed whole once touched, so a growing array may hold up to one more than it
+// uses. Elsewhere, or below 2 MiB, it is the ordinary allocation.
 #pragma once
 
 #include <cstddef>
