@@ -172,6 +172,9 @@ Options<RunSettings> RunSettings::options() {
                   one_of({"separable", "islip", "output-first", "wavefront"})),
         option<S>(at(&S::kernel, &CycleConfig::watchdog), "--watchdog", "cycles a flit may wait before the deadlock "
                   "search looks", within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)),
+        option<S>(at(&S::kernel, &CycleConfig::progress_seconds), "--progress-seconds", "seconds of wall time "
+                  "between updates of the progress line on a terminal (the first after as many)",
+                  within(0.0, 1e6, true)),
         option<S>(at(&S::kernel, &CycleConfig::source_queue_packets), "--source-queue", "packets a terminal's source "
                   "queues may hold: past it new messages are refused (reported as refused load); 0: unbounded",
                   within<std::uint32_t>(0, 1U << 30)),
