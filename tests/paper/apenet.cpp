@@ -15,6 +15,8 @@
 
 #include <cmath>
 
+namespace unit_apenet {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -138,3 +140,5 @@ TEST_CASE("Fig. 13, the link's side: bandwidth against message size at 28 Gbps, 
     CHECK(at_model == 1024);
     CHECK(at_sim == 1024);
 }
+
+}  // namespace unit_apenet

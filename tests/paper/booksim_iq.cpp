@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_booksim_iq {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -70,3 +72,5 @@ TEST_CASE("BookSimIq reproduces BookSim2's latency within 3% up to 0.25 and its 
     INFO("accepted at 0.5: " << past.accepted);
     CHECK(std::abs(past.accepted - 0.215) <= 0.01);
 }
+
+}  // namespace unit_booksim_iq

@@ -15,6 +15,8 @@
 #include <limits>
 #include <vector>
 
+namespace unit_percs_alltoall {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -172,3 +174,5 @@ TEST_CASE("the flow-level kernel on the model's system gives the model's loads")
         CHECK(indirect.throughput() / loads.throughput() == doctest::Approx(0.5).epsilon(0.02));
     }
 }
+
+}  // namespace unit_percs_alltoall

@@ -20,6 +20,8 @@
 
 #include <vector>
 
+namespace unit_percs_cycle {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -163,3 +165,5 @@ TEST_CASE("VII.B inside a supernode at packet level: below W's 96 GB/s, held by 
     CHECK(w <= no_w);
     CHECK(no_w < 155.0);
 }
+
+}  // namespace unit_percs_cycle

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 
+namespace unit_percs_fft {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -126,3 +128,5 @@ TEST_CASE("VII.B across supernodes: 255 x 10 / 32 = 79.7 GB/s (the paper: 256 x 
     CHECK(loads.link_class(W).throughput == doctest::Approx(96.0));
     CHECK(loads.link_class(W).throughput > loads.throughput());
 }
+
+}  // namespace unit_percs_fft

@@ -21,6 +21,8 @@
 #include <string_view>
 #include <vector>
 
+namespace unit_percs_mapping_tables {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using namespace fabric_paper::percs_mapping;
 
@@ -161,3 +163,5 @@ TEST_CASE("equations (2) to (6): the analytic D-link throughputs and bounds") {
               std::min(10 * h, 320.0 / (4 + nd)) * (1 - 1e-12));
     }
 }
+
+}  // namespace unit_percs_mapping_tables

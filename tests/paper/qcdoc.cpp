@@ -15,6 +15,8 @@
 #include <numeric>
 #include <vector>
 
+namespace unit_qcdoc {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 using fabric_tests::contiguous;
@@ -204,3 +206,5 @@ TEST_CASE("self-synchronisation: a pause that fits in the others' computation is
     const std::uint32_t neighbour = machine.neighbour(NodeId{0}, PortId{0}).value;
     CHECK(long_pause.delay(quiet, 1, neighbour) == 500);
 }
+
+}  // namespace unit_qcdoc

@@ -13,6 +13,8 @@
 
 #include <vector>
 
+namespace unit_apenet {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using namespace fabric::lofamo;
 
@@ -310,3 +312,5 @@ TEST_CASE("a sick link under load: its CRC errors make it sick, routes go round 
     CHECK(table16.latency.mean == clean.latency.mean);
     CHECK(table16.channel_utilisation == clean.channel_utilisation);
 }
+
+}  // namespace unit_apenet

@@ -16,6 +16,8 @@
 #include <set>
 #include <vector>
 
+namespace unit_benes {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -282,3 +284,5 @@ TEST_CASE("synchronous SIMD timing: a word in 4 cycles of 50 ns, 20 MB/s each, a
     CHECK(gf11.arrival_cycle(100) == 100 + 3 + 3);
     CHECK_THROWS_AS((Synchronous{50, 3, 4, 3}.validate()), config_error);
 }
+
+}  // namespace unit_benes

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace unit_booksim_settings {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -289,3 +291,5 @@ TEST_CASE("link latencies per class: one a class of the topology, each 1 to the 
     cfg.class_latency = {10, max_delay_cycles + 1};
     CHECK_THROWS_AS(cfg.validate(), config_error);
 }
+
+}  // namespace unit_booksim_settings

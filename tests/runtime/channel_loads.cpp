@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_channel_loads {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using Ring = KAryNCube<1, BasicLink<2>, DynamicExtents, Boundary::wrap>;
 
@@ -60,3 +62,5 @@ TEST_CASE("channel load records refuse loads of another topology; CSV labels wit
     experiment::write_csv(out, odd);
     CHECK(out.str().find("\n0,0,0,\"a,\"\"b\"\"\",0,0\n") != std::string::npos);
 }
+
+}  // namespace unit_channel_loads

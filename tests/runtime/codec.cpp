@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_codec {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using namespace fabric::dist;
 
@@ -103,3 +105,5 @@ TEST_CASE("codec: bytes that end early, or a length past the bytes, are refused"
     double x = 0;
     CHECK_THROWS_WITH_AS(decode(empty, x), doctest::Contains("fabric: a result's bytes end early"), config_error);
 }
+
+}  // namespace unit_codec

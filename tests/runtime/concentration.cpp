@@ -24,6 +24,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_concentration {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -180,3 +182,5 @@ TEST_CASE("concentration in the flow kernel: the dragonfly's worst case carries 
     CHECK(uniform.link_class(Dragonfly<5>::global_class).max_load == doctest::Approx(64.0 / 72));
     CHECK_THROWS_WITH_AS(link_load(fab, UniformTraffic(36)), doctest::Contains("one task per terminal"), config_error);
 }
+
+}  // namespace unit_concentration

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+namespace unit_cycle_components {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("RingQueue: first in, first out across growth and wrap-around") {
@@ -676,3 +678,5 @@ TEST_CASE("delays past 2^20 cycles are refused: link latency, a pipeline stage, 
                          config_error);
     CHECK_THROWS_AS(sim.slow_link(NodeId{0}, PortId{0}, std::numeric_limits<double>::infinity()), config_error);
 }
+
+}  // namespace unit_cycle_components

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <vector>
 
+namespace unit_cycle_kernel {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -432,3 +434,5 @@ TEST_CASE("routes longer than 255 hops: a 2,048-node ring and a 300-node mesh si
     CHECK(m.drained);
     CHECK(m.hops_mean == doctest::Approx(100).epsilon(0.08));  // on a line of k: (k^2 - 1) / 3k
 }
+
+}  // namespace unit_cycle_kernel

@@ -7,6 +7,8 @@
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/topology/torus.hpp>
 
+namespace unit_deadlock {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("one virtual channel on a torus: the check reports a cycle round a ring") {
@@ -114,3 +116,5 @@ TEST_CASE("the deadlock check of a 2,048-node ring and a 1000 x 2 torus is quadr
     CHECK(report.acyclic);
     CHECK_FALSE(channel_dependencies(Torus<1>({2048}), DorTieSplit<NoDateline>{}, 1).acyclic);
 }
+
+}  // namespace unit_deadlock

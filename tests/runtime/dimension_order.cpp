@@ -12,6 +12,8 @@
 #include <map>
 #include <vector>
 
+namespace unit_dimension_order {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE("the whole-ring dateline (BookSim's): a leg that will wrap is on VC 1 
     REQUIRE(n == 3);
     for (std::size_t i = 0; i < n; ++i) CHECK(out[i].vc == 1);
 }
+
+}  // namespace unit_dimension_order

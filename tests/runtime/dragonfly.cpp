@@ -21,6 +21,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_dragonfly {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -220,3 +222,5 @@ TEST_CASE("dragonfly in the cycle kernel: every measured packet arrives, in orde
     CHECK(r.hops_mean <= 3.0);
     CHECK(r.hops_mean > 1.0);
 }
+
+}  // namespace unit_dragonfly

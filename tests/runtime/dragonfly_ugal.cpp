@@ -20,6 +20,8 @@
 #include <span>
 #include <utility>
 
+namespace unit_dragonfly_ugal {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -135,3 +137,5 @@ TEST_CASE("UGAL in the cycle kernel: the dragonfly paper's claim, with 32-flit V
     CHECK(ugal_g_u >= 0.9 * min_u);       // ... and to MIN under uniform traffic
     CHECK(ugal_l_wc > 2 * min_wc);        // UGAL-L leaves the minimal route when it is full
 }
+
+}  // namespace unit_dragonfly_ugal

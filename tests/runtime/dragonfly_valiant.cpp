@@ -22,6 +22,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_dragonfly_valiant {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -137,3 +139,5 @@ TEST_CASE("dragonfly under the worst case in the cycle kernel: Valiant gets more
     CHECK(val.out_of_order == 0);  // wormhole on a path a packet: reordering is between packets only
     MESSAGE("worst case, 4-flit packets, offered 0.5: minimal ", min.accepted, ", Valiant ", val.accepted);
 }
+
+}  // namespace unit_dragonfly_valiant

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_event_queue {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using fabric::EventQueue;
 
 TEST_CASE("EventQueue: time order; at one time, keyed actions by key, then the rest as queued") {
@@ -48,3 +50,5 @@ TEST_CASE("EventQueue: a million firings of five timers hold a handful of slots"
     CHECK(count == 200001 + 4 * 200000);  // timer t fires at t, t + 5, ... <= 10^6: 0 once more
     CHECK(q.slots() <= 10);
 }
+
+}  // namespace unit_event_queue

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_experiment {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using namespace fabric::experiment;
 
@@ -124,3 +126,5 @@ TEST_CASE("write_csv: a header of name[unit] columns and one row per point") {
     CHECK(row == "0.25,0.2499,0.001,30.5,0.5,29,1,80,4,4,0,3,0,0");
     CHECK(row == extra);
 }
+
+}  // namespace unit_experiment

@@ -20,6 +20,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_fat_tree {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -163,3 +165,5 @@ TEST_CASE("fat tree in the cycle kernel: oblivious and adaptive up paths deliver
         CHECK(r.terminals == 64);
     }
 }
+
+}  // namespace unit_fat_tree

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_graph_topology {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -300,3 +302,5 @@ TEST_CASE("read errors name the file and line") {
     refused("router 0 router 1 node 0\nnode 1 node 2\n", "fabric: bad.anynet:2: node 1 is joined to node 2",
             "bad.anynet");
 }
+
+}  // namespace unit_graph_topology

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_hop_adaptive {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -194,3 +196,5 @@ TEST_CASE("a reroute longer than max_hops allows is named, with the router and t
         CHECK(what.find("router 0, hop 0") != std::string::npos);
     }
 }
+
+}  // namespace unit_hop_adaptive

@@ -21,6 +21,8 @@
 #include <span>
 #include <vector>
 
+namespace unit_hypercube {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("hypercube in the cycle kernel: zero-load latency by the kernel's form
     CHECK(u.measured_delivered == u.measured_packets);
     CHECK(u.hops_mean == doctest::Approx(3.0).epsilon(0.05));  // n/2 in expectation (self-sends included, 0 hops)
 }
+
+}  // namespace unit_hypercube

@@ -20,6 +20,8 @@
 #include <span>
 #include <vector>
 
+namespace unit_hyperx {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("HyperX in the cycle kernel: zero-load latency by the kernel's formula
     // Mean hops: sum over d of (S_d - 1) / S_d = 3/4 + 2/3 + 4/5.
     CHECK(u.hops_mean == doctest::Approx(3.0 / 4 + 2.0 / 3 + 4.0 / 5).epsilon(0.05));
 }
+
+}  // namespace unit_hyperx

@@ -23,6 +23,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_hyperx_adaptive {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -150,3 +152,5 @@ TEST_CASE("HyperX adaptive in the cycle kernel: dimension order's zero-load late
     check_delivered_and_conserved(u);
     CHECK(u.hops_mean == doctest::Approx(3.0 / 4 + 2.0 / 3 + 4.0 / 5).epsilon(0.05));
 }
+
+}  // namespace unit_hyperx_adaptive

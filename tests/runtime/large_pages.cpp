@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_large_pages {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 namespace {
 using fabric::detail::LargePageAllocator;
 constexpr std::size_t large = LargePageAllocator<char>::large_page_bytes;
@@ -61,3 +63,5 @@ TEST_CASE("LargePageAllocator: a vector on it holds what a std::vector holds, th
     const LargePageAllocator<int> other(onto.get_allocator());  // rebinding, as containers do
     CHECK(other == onto.get_allocator());
 }
+
+}  // namespace unit_large_pages

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <vector>
 
+namespace unit_link_load_textbook {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -129,3 +131,5 @@ TEST_CASE("the kernel refuses a placement that does not fit") {
     CHECK_THROWS_WITH_AS(Placement({0, 16}, 16), "fabric: task 1 is placed on node 16, which is out of range; valid: 0 to 15",
                          config_error);
 }
+
+}  // namespace unit_link_load_textbook

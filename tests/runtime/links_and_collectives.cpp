@@ -14,6 +14,8 @@
 #include <numeric>
 #include <vector>
 
+namespace unit_links_and_collectives {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("QCDOC SCU: 24 bit-serial links at 500 MHz move about 1.3 GB/s per node") {
@@ -64,3 +66,5 @@ TEST_CASE("the dimension-wise sum adds in one fixed order, worked by hand, and i
     std::iota(ints.begin(), ints.end(), 1LL);
     CHECK(DimensionWiseSum{}.reduce(t, ints) == 24 * 25 / 2);
 }
+
+}  // namespace unit_links_and_collectives

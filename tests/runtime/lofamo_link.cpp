@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace unit_lofamo_link {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using namespace fabric::lofamo;
 
@@ -155,3 +157,5 @@ TEST_CASE("a sick link: errors counted against the threshold, the link marked si
     CHECK(aware[0].injected_at == doctest::Approx(turns));
     CHECK(aware[0].path.front() == "link CRC self-test -> DFM");
 }
+
+}  // namespace unit_lofamo_link

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 
+namespace unit_math {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using fabric::detail::ceil_nonnegative;
 using fabric::detail::floor_nonnegative;
 using fabric::detail::sqrt_nonnegative;
@@ -35,3 +37,5 @@ TEST_CASE("floor_nonnegative and ceil_nonnegative equal std::floor and std::ceil
     }
     static_assert(floor_nonnegative(506.0 / 256) == 1 && ceil_nonnegative(45.25) == 46);
 }
+
+}  // namespace unit_math

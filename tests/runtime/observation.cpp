@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+namespace unit_observation {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -141,3 +143,5 @@ TEST_CASE("node statistics: one packet by hand, then a loaded torus whose nodes 
     CHECK(static_cast<double>(sum.latency_sent) / static_cast<double>(sum.packets_sent) ==
           doctest::Approx(r.latency.mean));
 }
+
+}  // namespace unit_observation

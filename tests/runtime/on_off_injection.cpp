@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_on_off_injection {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("on/off refusals name the figure") {
     CHECK_THROWS_WITH_AS(cfg.validate(), "fabric: on/off injection: alpha must be in [0, 1] (0: Bernoulli); got 2",
                          config_error);
 }
+
+}  // namespace unit_on_off_injection

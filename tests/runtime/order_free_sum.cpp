@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_order_free_sum {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using fabric::detail::OrderFreeSum;
 using fabric::detail::repeated_sum;
 
@@ -79,3 +81,5 @@ TEST_CASE("OrderFreeSum refuses terms whose sum depends on the order") {
     mixed.add(half, 4);
     CHECK_FALSE(mixed.order_free());
 }
+
+}  // namespace unit_order_free_sum

@@ -11,6 +11,8 @@
 #include <map>
 #include <vector>
 
+namespace unit_patterns {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -240,3 +242,5 @@ TEST_CASE("group shift (the dragonfly's worst case): every task of group i unifo
     CHECK(NamedPattern::make("group_shift", {4, 3}, 1).task_count() == 12);
     CHECK_THROWS_WITH_AS(NamedPattern::make("group_shift", {12}, 1), doctest::Contains("needs a 2-D grid"), config_error);
 }
+
+}  // namespace unit_patterns

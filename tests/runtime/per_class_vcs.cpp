@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_per_class_vcs {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using own::ChordRing;
 using own::ChordRouting;
@@ -92,3 +94,5 @@ TEST_CASE("the own topology runs through the cycle kernel: zero-load latencies a
     // Mean route: (1 + 2 + 3 + 1 + 5 + 6 + 7) / 8 = 3.125 hops (a self-pair has none).
     CHECK(r.hops_mean == doctest::Approx(3.125).epsilon(0.05));
 }
+
+}  // namespace unit_per_class_vcs

@@ -10,6 +10,8 @@
 #include <set>
 #include <vector>
 
+namespace unit_percs_mappings {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("the default task grid: P <= Q, Q a power of two, as square as possible") {
@@ -108,3 +110,5 @@ TEST_CASE("the supernode hot spot: hub k of one supernode to hub k of the other,
                          config_error);
     CHECK_THROWS_AS(percs_supernode_hotspot(t, 0, 4), config_error);
 }
+
+}  // namespace unit_percs_mappings

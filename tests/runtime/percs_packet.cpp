@@ -16,6 +16,8 @@
 #include <map>
 #include <vector>
 
+namespace unit_percs_packet {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("hop-position VCs: 3 on L and 2 on D are deadlock free, fewer are not") {
@@ -280,3 +282,5 @@ TEST_CASE("CAU: a lost packet is retransmitted and the result is still exact; tr
     CHECK_THROWS_WITH_AS(cau::reduce<double>({tree, other}, cau::Op::max, {values, {1, 9, 3}}, hops, small),
                          doctest::Contains("more trees than its CAU has CAM entries"), config_error);
 }
+
+}  // namespace unit_percs_packet

@@ -15,6 +15,8 @@
 #include <map>
 #include <vector>
 
+namespace unit_percs_topology {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -222,3 +224,5 @@ TEST_CASE("the all-to-all model's system: every hub has d D links out and d in, 
         CHECK(pair_links.size() == (32 * d + 1) * 32 * d);
     }
 }
+
+}  // namespace unit_percs_topology

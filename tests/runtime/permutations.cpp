@@ -12,6 +12,8 @@
 #include <numeric>
 #include <vector>
 
+namespace unit_permutations {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("delivered: words that reached the processor the permutation names") {
                          doctest::Contains("a permutation of 3 needs as many words in and out; got 2 and 3"),
                          config_error);
 }
+
+}  // namespace unit_permutations

@@ -17,6 +17,8 @@
 #include <numeric>
 #include <vector>
 
+namespace unit_qcdoc {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 using fabric_tests::contiguous;
@@ -177,3 +179,5 @@ TEST_CASE("the acknowledgement window as a flow-control policy: the cycle kernel
     CHECK(accepted[1] < 0.97 * full);
     CHECK(accepted[0] < 0.5 * full);
 }
+
+}  // namespace unit_qcdoc

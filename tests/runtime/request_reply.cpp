@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_request_reply {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("request-reply: one transaction on an idle ring, worked by hand") {
@@ -97,3 +99,5 @@ TEST_CASE("request-reply settings are validated") {
     cfg.max_packet_flits = 8;
     CHECK_THROWS_WITH_AS(cfg.validate(), doctest::Contains("set max_packet_flits to 0"), config_error);
 }
+
+}  // namespace unit_request_reply

@@ -11,6 +11,8 @@
 
 #include <vector>
 
+namespace unit_sampler {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 using Step = cycle::ConvergenceSampler::Step;
 
@@ -130,3 +132,5 @@ TEST_CASE("a sample period in which a full source queue refused a message is uns
     CHECK(u.flits_refused == 0);
     CHECK(u.sample_periods == cfg.sampling.max_samples);
 }
+
+}  // namespace unit_sampler

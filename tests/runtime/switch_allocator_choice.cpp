@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+namespace unit_switch_allocator_choice {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -107,3 +109,5 @@ TEST_CASE("every switch allocator in the kernel: zero-load latency by hand, two 
     check(SeparableOutputFirst{});
     check(Wavefront{});
 }
+
+}  // namespace unit_switch_allocator_choice

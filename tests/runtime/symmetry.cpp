@@ -27,6 +27,8 @@
 #include <string>
 #include <string_view>
 
+namespace unit_symmetry {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -189,3 +191,5 @@ TEST_CASE("a symmetry claimed wrongly is caught by the checks, and the compariso
     CHECK(mesh.failure == "channel (node 1, port 1): the translation to node 0 does not map its link to port 1's "
                           "there");
 }
+
+}  // namespace unit_symmetry

@@ -9,6 +9,8 @@
 #include <deque>
 #include <vector>
 
+namespace unit_torus_laws {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -152,3 +154,5 @@ TEST_CASE("run-time validation: extents, rank and node ids") {
                          config_error);
     CHECK_THROWS_AS((void)t.node({4, 0}), config_error);
 }
+
+}  // namespace unit_torus_laws

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace unit_trace_file {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -113,3 +115,5 @@ TEST_CASE("malformed traces are refused with file and line") {
             "cycle kernel takes at most 65535", 16);
     refused("cycle,source,destination,flits\n-1,0,1,4\n", "fabric: bad.csv:2: cycle must be a whole number; got '-1'");
 }
+
+}  // namespace unit_trace_file

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace unit_traffic_classes {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -142,3 +144,5 @@ TEST_CASE("traffic classes: validation") {
     CHECK_THROWS_WITH_AS(sim.run_trace(std::vector<TraceMessage>{{0, 0, 1, 1, 2}}),
                          doctest::Contains("names traffic class 2"), config_error);
 }
+
+}  // namespace unit_traffic_classes

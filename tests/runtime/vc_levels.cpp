@@ -11,6 +11,8 @@
 #include <fabric/topology/percs.hpp>
 #include <fabric/topology/torus.hpp>
 
+namespace unit_vc_levels {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -46,3 +48,5 @@ TEST_CASE("vc levels: a false claim is caught at the first two-hop route, which 
     CHECK(r.hop == 1);
     CHECK(r.describe() == "a route from node 0 to node 2 does not climb at hop 1");
 }
+
+}  // namespace unit_vc_levels

@@ -15,6 +15,8 @@
 
 #include <vector>
 
+namespace unit_views {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 TEST_CASE("views::channels lists the links there are: torus 2n per node, mesh fewer at the edges") {
@@ -77,3 +79,5 @@ TEST_CASE("views::for_each_channel visits what views::channels lists, in the sam
         return n;
     }() == 34);
 }
+
+}  // namespace unit_views

@@ -24,6 +24,8 @@
 
 #include "../support/cycle_laws.hpp"
 
+namespace unit_worst_cases {  // the unit's own names: tests/CMakeLists.txt builds units in batches
+
 using namespace fabric;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("HyperX worst case in the cycle kernel: 2 terminals a router carry at 
     CHECK(r.accepted <= 0.5 * 1.02);
     CHECK(r.accepted >= 0.4);
 }
+
+}  // namespace unit_worst_cases
