@@ -14,7 +14,7 @@ int with_cube(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
 }
 
 template <std::size_t MaxDims>
-int with_vcs(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+int with_cube_vcs(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     return s.vcs == 1 ? with_cube<MaxDims, 1>(s, pattern, out) : with_cube<MaxDims, 2>(s, pattern, out);
 }
 
@@ -24,7 +24,7 @@ int simulate_hypercube(const RunSettings& s, const NamedPattern& pattern, Output
     detail::require(s.routing == "ecube" || s.routing == "dor", "routing: a hypercube routes by e-cube (ecube, or dor: "
                     "the same, lowest dimension first); got '", s.routing, "'");
     detail::require(s.n >= 1 && s.n <= 16, "n: a hypercube of 1 to 16 dimensions; got ", s.n);
-    return s.n <= 8 ? with_vcs<8>(s, pattern, out) : with_vcs<16>(s, pattern, out);
+    return s.n <= 8 ? with_cube_vcs<8>(s, pattern, out) : with_cube_vcs<16>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

@@ -24,7 +24,7 @@ int with_hyperx(const RunSettings& s, const NamedPattern& pattern, Outputs& out)
 }
 
 template <std::size_t Ports>
-int with_vcs(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+int with_hyperx_vcs(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     if (s.routing == "adaptive") return with_hyperx<Ports, 4, HyperXAdaptive>(s, pattern, out);
     return s.vcs == 1 ? with_hyperx<Ports, 1>(s, pattern, out) : with_hyperx<Ports, 2>(s, pattern, out);
 }
@@ -41,7 +41,7 @@ int simulate_hyperx(const RunSettings& s, const NamedPattern& pattern, Outputs& 
     detail::require(ports <= 64, "dims: a HyperX router here has at most 64 ports, the sum of S_d - 1; got ", ports);
     detail::require(s.p == 1 || ports <= 16, "p: more than one terminal a router is built for HyperX routers of at "
                     "most 16 ports (the sum of S_d - 1); got ", ports);
-    return ports <= 16 ? with_vcs<16>(s, pattern, out) : with_vcs<64>(s, pattern, out);
+    return ports <= 16 ? with_hyperx_vcs<16>(s, pattern, out) : with_hyperx_vcs<64>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim
