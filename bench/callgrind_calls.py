@@ -41,7 +41,7 @@ def read(path):
 
 def short(name):
     lambda_of = " (its lambda)" if "{lambda" in name else ""
-    name = name.replace("fabric::cycle::", "").replace("fabric::", "")
+    name = name.replace("(anonymous namespace)::", "").replace("fabric::cycle::", "").replace("fabric::", "")
     for _ in range(6):
         name = re.sub(r"<[^<>]*>", "", name)
     return re.sub(r"\(.*", "", name)[-70:] + lambda_of

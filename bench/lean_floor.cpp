@@ -17,11 +17,14 @@
 //   wakes   the kernel's: a router is stepped in the cycles it has work, and a
 //           step passes over its live VCs (VC allocation, then the switch)
 //   stages  per cycle, lists of the VCs due at each stage: VC allocation over
-//           the VCs whose routing ends now, the switch over those granted, no
-//           router stepped and no VC passed over that is not due
+//           the VCs whose routing ends now or that ask again for a held VC,
+//           the switch over those granted, losing or given a credit; no router
+//           stepped and no VC passed over that is not due
 //
 //   lean_floor wakes|stages torus8|torus16
-// prints one JSON line: flit moves, cycles, mean latency, seconds.
+// prints one JSON line: flit moves, cycles, mean latency, seconds. Built with
+// -DLEAN_FLOOR_OUT_OF_LINE, its stages are functions of their own, so that
+// callgrind counts each (bench/callgrind_calls.py reads them).
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 
@@ -51,8 +54,14 @@ struct List {
     T* end() { return items.data() + size; }
 };
 
-/// Which of two candidates lies nearer a round-robin pointer p, in a ring of m.
+/// How far x lies past a round-robin pointer p, in a ring of m: the nearer candidate wins.
 constexpr u32 gap(u32 x, u32 p, u32 m) { return x >= p ? x - p : x + m - p; }
+
+#ifdef LEAN_FLOOR_OUT_OF_LINE
+#define LEAN_STAGE [[gnu::noinline]]
+#else
+#define LEAN_STAGE
+#endif
 
 enum State : std::uint8_t { idle, routing, waiting, active };
 
@@ -129,7 +138,9 @@ struct Model {
     }
 
     [[nodiscard]] Vc& vc(u32 r, u32 local) { return vcs[std::size_t{r} * L + local]; }
-    [[nodiscard]] std::size_t out_vc(u32 r, const Vc& v) const { return std::size_t{r} * NV + v.out_port * V + v.out_vc; }
+    [[nodiscard]] std::size_t out_vc(u32 r, const Vc& v) const {
+        return std::size_t{r} * NV + v.out_port * V + v.out_vc;
+    }
     [[nodiscard]] Step step_of(u32 flit) const { return routes[std::size_t{flit >> 8} * HOPS + (flit & 0xff)]; }
     [[nodiscard]] u32 flit_at(u32 r, u32 local) {
         if (local == SRC) return queue[r][queue_front[r]] << 8;
@@ -158,7 +169,7 @@ struct Model {
     }
 
     /// A packet of terminal `src` at `now`; returns whether it is the front of the terminal's queue.
-    bool create(u32 src, u64 now, Random& rng) {
+    LEAN_STAGE bool create(u32 src, u64 now, Random& rng) {
         const auto dst = static_cast<u32>(rng.below(n));
         u32 id;
         if (free_packets.empty()) {
@@ -179,7 +190,7 @@ struct Model {
     }
 
     /// A flit off the wire into its input VC; returns whether it is the VC's front.
-    bool arrive(const Arrival& a) {
+    LEAN_STAGE bool arrive(const Arrival& a) {
         Vc& v = vc(a.router, a.local);
         u32 slot = v.head + v.count;
         if (slot >= DEPTH) slot -= DEPTH;
@@ -188,7 +199,7 @@ struct Model {
     }
 
     /// The front flit of input VC `local` crosses the switch at `now`; returns whether a flit follows it.
-    bool transfer(u32 r, u32 local, u64 now) {
+    LEAN_STAGE bool transfer(u32 r, u32 local, u64 now) {
         Vc& v = vc(r, local);
         ++moves;
         u32 flit;
@@ -218,11 +229,12 @@ struct Model {
             const std::size_t ov = out_vc(r, v);
             --credits[ov];
             owner[ov] = none;  // a 1-flit packet's tail frees its output VC
-            arrivals[(now + 2) & 3].push({neighbours[std::size_t{r} * P + v.out_port], (v.out_port ^ 1U) * V + v.out_vc, flit + 1});
+            const u32 down = neighbours[std::size_t{r} * P + v.out_port];
+            arrivals[(now + 2) & 3].push({down, (v.out_port ^ 1U) * V + v.out_vc, flit + 1});
         }
         return more;
     }
-    /// The flit at the front of a VC from `now`: its step, and routing ahead.
+    /// The flit at the front of a VC: its step, and routing ahead.
     void head(u32 r, u32 local, u32 flit) {
         Vc& v = vc(r, local);
         const Step s = step_of(flit);
@@ -352,7 +364,8 @@ struct Wakes {
 };
 
 /// Per-stage lists: in each cycle, VC allocation over the VCs whose routing ends
-/// then, the switch over the VCs granted (or losing, or given a credit) before.
+/// then (or that ask again for a held VC), the switch over the VCs granted, losing
+/// or given a credit.
 template <u32 D>
 struct Stages {
     using M = Model<D>;
@@ -377,7 +390,7 @@ struct Stages {
         for (auto& v : m.vcs) v.ready = ~u64{0};
     }
 
-    void front(u32 r, u32 local, u32 flit, u64 now) {
+    LEAN_STAGE void front(u32 r, u32 local, u32 flit, u64 now) {
         m.head(r, local, flit);
         asks[(now + 1) & 3].push(r * M::L + local);  // routing takes a cycle
     }
@@ -389,7 +402,7 @@ struct Stages {
         }
     }
 
-    void allocate_vcs(u64 now) {
+    LEAN_STAGE void allocate_vcs(u64 now) {
         List<u32>& later = asks[(now + 1) & 3];
         contenders.clear();
         for (const u32 g : asks[now & 3]) {
@@ -429,7 +442,7 @@ struct Stages {
         }
     }
 
-    void allocate_switch(u64 now) {
+    LEAN_STAGE void allocate_switch(u64 now) {
         contenders.clear();
         in_keys.clear();
         out_keys.clear();

@@ -23,7 +23,7 @@ int with_ports(const RunSettings& s, const NamedPattern& pattern, Outputs& out) 
 }
 
 template <class Routing, std::size_t LocalVcs, std::size_t GlobalVcs>
-int with_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+int with_dragonfly_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     if (s.p > 1) {
         detail::require(s.a - 1 + s.h <= 16, "p: more than one terminal a router is built for routers of at most 16 "
                         "ports (a - 1 + h <= 16); got a = ", s.a, ", h = ", s.h);
@@ -43,10 +43,10 @@ int simulate_dragonfly(const RunSettings& s, const NamedPattern& pattern, Output
                     "ports per router; got a = ", s.a, ", h = ", s.h);
     detail::require(s.vcs == 2, "vcs: a dragonfly has the VCs its routing needs (min: 2 local, 1 global; the others 3 "
                     "and 2); leave out --vcs; got ", s.vcs);
-    if (s.routing == "min") return with_routing<DragonflyMinimal, 2, 1>(s, pattern, out);
-    if (s.routing == "val") return with_routing<DragonflyValiant, 3, 2>(s, pattern, out);
-    if (s.routing == "ugal-l") return with_routing<DragonflyUgalL, 3, 2>(s, pattern, out);
-    return with_routing<DragonflyUgalG, 3, 2>(s, pattern, out);
+    if (s.routing == "min") return with_dragonfly_routing<DragonflyMinimal, 2, 1>(s, pattern, out);
+    if (s.routing == "val") return with_dragonfly_routing<DragonflyValiant, 3, 2>(s, pattern, out);
+    if (s.routing == "ugal-l") return with_dragonfly_routing<DragonflyUgalL, 3, 2>(s, pattern, out);
+    return with_dragonfly_routing<DragonflyUgalG, 3, 2>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

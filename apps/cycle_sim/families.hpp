@@ -1,5 +1,5 @@
-// The topology families cycle_sim runs, each compiled in translation units of its
-// own (its simulators are the bulk of the tool's build): the options name one.
+// The topology families cycle_sim runs, each in source files of its own (its
+// simulators are the bulk of the tool's build): the options name one.
 #pragma once
 
 #include <cstddef>

@@ -15,7 +15,7 @@ int with_tree(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
 }
 
 template <class Routing>
-int with_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+int with_tree_routing(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     return s.k <= 4 ? with_tree<4, Routing>(s, pattern, out) : with_tree<8, Routing>(s, pattern, out);
 }
 
@@ -33,7 +33,8 @@ int simulate_fat_tree(const RunSettings& s, const NamedPattern& pattern, Outputs
                     terminals);
     detail::require(s.vcs == 2, "vcs: a fat tree routes up, then down, deadlock free on the one VC it has; leave out "
                     "--vcs; got ", s.vcs);
-    return s.routing == "nca" ? with_routing<FatTreeNca>(s, pattern, out) : with_routing<FatTreeAdaptiveUp>(s, pattern, out);
+    return s.routing == "nca" ? with_tree_routing<FatTreeNca>(s, pattern, out)
+                              : with_tree_routing<FatTreeAdaptiveUp>(s, pattern, out);
 }
 
 }  // namespace fabric_apps::cycle_sim

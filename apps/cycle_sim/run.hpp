@@ -1,7 +1,7 @@
-// cycle_sim's run on one fabric, shared by the translation units that each
-// instantiate the simulators of one topology family (so they compile in parallel
-// and none holds every simulator at once). The non-template parts, the reading of
-// the options and the writing of the results, are in run.cpp.
+// cycle_sim's run on one fabric, shared by the source files that each instantiate
+// the simulators of one topology family (compiled together as one unit, where
+// apps/CMakeLists.txt says so, since they share one cycle kernel). The non-template
+// parts, the reading of the options and the writing of the results, are in run.cpp.
 #pragma once
 
 #include <cstdio>
