@@ -1,5 +1,5 @@
 # The layers of include/fabric run one way:
-#   core -> concepts -> topology, link, flow, routing, mapping -> composition, systems
+#   core -> concepts -> topology, link, flow, routing, mapping, workload -> composition, systems
 #   -> sim -> collective, fault, experiment -> dist -> the umbrella (fabric.hpp)
 # A header may include its own layer or lower ones, never a higher one; and the
 # umbrella reaches every header. Run as: cmake -DINCLUDE_DIR=<dir with fabric/> -P layering.cmake
@@ -11,7 +11,7 @@ function(layer_of header out)
     set(rank 0)
   elseif(top STREQUAL "concepts")
     set(rank 1)
-  elseif(top MATCHES "^(topology|link|flow|routing|mapping)$")
+  elseif(top MATCHES "^(topology|link|flow|routing|mapping|workload)$")
     set(rank 2)
   elseif(top MATCHES "^(composition\\.hpp|systems)$")
     set(rank 3)

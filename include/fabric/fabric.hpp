@@ -20,6 +20,7 @@
 #include <fabric/concepts/traffic.hpp>
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/concepts/symmetry.hpp>
+#include <fabric/concepts/workload.hpp>
 
 #include <fabric/link/apenet.hpp>
 #include <fabric/link/basic.hpp>
@@ -70,6 +71,8 @@
 #include <fabric/mapping/percs_mappings.hpp>
 #include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>
+
+#include <fabric/workload/graph.hpp>
 
 #include <fabric/composition.hpp>
 
