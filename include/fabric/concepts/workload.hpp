@@ -41,6 +41,8 @@ struct Node {
     std::uint64_t not_before = 0;    // its own cycle: never ready before it
     std::uint64_t delay = 0;         // cycles from its last predecessor's completion to its readiness
     std::uint32_t traffic_class = 0;
+    std::uint32_t rail = 0;          // which of its ranks' network endpoints a message leaves and arrives by
+                                     // (a rank placed on several terminals: a multi-ported NIC); 0 for most
     std::uint32_t tag = 0;           // the workload's own label (a GOAL tag, a collective's step): carried, not read
 
     [[nodiscard]] constexpr bool is_message() const { return kind == NodeKind::message; }
