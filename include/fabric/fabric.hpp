@@ -102,6 +102,7 @@
 #include <fabric/sim/presets/percs_loads.hpp>
 
 #include <fabric/collective/algorithms.hpp>
+#include <fabric/collective/alpha_beta.hpp>
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
 #include <fabric/collective/exchange.hpp>
@@ -112,6 +113,7 @@
 #include <fabric/collective/recursive.hpp>
 #include <fabric/collective/ring.hpp>
 #include <fabric/collective/scu_global.hpp>
+#include <fabric/collective/timing.hpp>
 #include <fabric/collective/trees.hpp>
 #include <fabric/collective/verify.hpp>
 

@@ -250,8 +250,8 @@ inline CollectiveGraph build(Operation op, Algorithm a, const Shape& shape, cons
                                   0)},
                    1);
     case scatter_allgather:
-        // Broadcast: van de Geijn's binomial scatter, then a ring allgather (Thakur et al., section 3).
-        // Reduce: Rabenseifner's, a reduce-scatter by recursive halving, then a binomial gather (section 4).
+        // Broadcast: van de Geijn's binomial scatter, then a ring allgather (Thakur et al., on broadcast).
+        // Reduce: Rabenseifner's, a reduce-scatter by recursive halving, then a binomial gather (Thakur et al., on reduce).
         if (op == Operation::broadcast)
             return one({detail::along(Binomial(Binomial::Kind::scatter, p, root), 0), detail::along(RingAllgather(p), 0)}, p);
         return one({detail::along(RecursiveExchange(Mode::reduce_scatter, p), 0),

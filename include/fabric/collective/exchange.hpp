@@ -1,20 +1,20 @@
 // Kernels in which every participant sends in every round (collective/kernel.hpp):
 // dissemination (a barrier, and Bruck's allgather), and the all-to-alls.
 //
-// - Dissemination (Hensgen, Finkel and Manber 1988; Thakur et al. 2005, section
-//   on barriers): ceil(lg m) rounds; in round k participant i sends to i + 2^k what
+// - Dissemination (Hensgen, Finkel and Manber 1988; Thakur et al. 2005, on the
+//   barrier): ceil(lg m) rounds; in round k participant i sends to i + 2^k what
 //   it has heard of, and after the last every participant has heard from every
 //   other. With direction -1 and data it is Bruck's allgather (Bruck et al. 1997;
-//   Thakur et al., section 3): participant i sends to i - 2^k the blocks i .. i +
+//   Thakur et al., on allgather): participant i sends to i - 2^k the blocks i .. i +
 //   2^k - 1 it holds (only the m - 2^k the receiver lacks in the last round), and
 //   ends with all m (the local rotation Bruck's algorithm ends with moves nothing
 //   over the network). Block i is participant i's.
-// - Bruck's all-to-all (Bruck et al. 1997; Thakur et al., section 3, for short
+// - Bruck's all-to-all (Bruck et al. 1997; Thakur et al., on all-to-all, for short
 //   messages): ceil(lg m) rounds; in round k participant i sends to i + 2^k every
 //   block whose offset j (its destination minus its source, mod m) has bit k set.
 //   A block so moved has travelled the bits of j below k, so the block at offset j
 //   held by i in round k came from source i - (j mod 2^k).
-// - Pairwise exchange (Thakur et al., section 3, for long messages): m - 1 rounds;
+// - Pairwise exchange (Thakur et al., on all-to-all, for long messages): m - 1 rounds;
 //   in round s - 1 participant i sends its block for i XOR s (m a power of two) or
 //   i + s (otherwise) and receives the one for it.
 // - Direct: every participant sends its m - 1 blocks at once, to i + 1, i + 2, ...

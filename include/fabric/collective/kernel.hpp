@@ -145,7 +145,7 @@ concept RoundKernel = requires(const K& k, std::uint32_t t, std::uint64_t i, std
 }
 
 /// The usual treatment of a participant count that is not a power of two (MPICH;
-/// Thakur, Rabenseifner and Gropp 2005, section 4 on allreduce): with q the largest
+/// Thakur, Rabenseifner and Gropp 2005, on allreduce): with q the largest
 /// power of two not above m and r = m - q, the first 2r participants pair up, the
 /// even one of each pair hands its data to the odd one and sits out, and the q that
 /// remain (virtual participants 0 to q - 1) run the power-of-two algorithm; the

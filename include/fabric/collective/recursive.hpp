@@ -2,13 +2,13 @@
 // Rabenseifner and Gropp 2005: in each of lg m rounds every participant exchanges
 // with the one whose index differs in one bit.
 //
-// - allreduce by recursive doubling (section 4, lg p rounds of the whole vector):
+// - allreduce by recursive doubling (their section on allreduce: lg p rounds of the whole vector):
 //   partners at distance 1, 2, 4, ...; each adds what it receives;
-// - reduce-scatter by recursive halving (section 3, "recursive halving"): partners
+// - reduce-scatter by recursive halving (their section on reduce-scatter): partners
 //   at distance m/2, m/4, ..., 1; each sends the half of its current blocks that
 //   the partner's half of the participants keeps, and adds the half it receives,
 //   so that participant i ends with block i;
-// - allgather by recursive doubling (section 3): partners at distance 1, 2, 4,
+// - allgather by recursive doubling (their section on allgather): partners at distance 1, 2, 4,
 //   ...; each sends every block it has, and the blocks double each round.
 // Rabenseifner's allreduce is the reduce-scatter then the allgather
 // (collective/algorithms.hpp).

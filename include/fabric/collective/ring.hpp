@@ -1,8 +1,8 @@
 // Ring and chain kernels (collective/kernel.hpp).
 //
-// Ring reduce-scatter and ring allgather, Chan et al. 2007 ("bucket" algorithms,
-// section 5) and Thakur, Rabenseifner and Gropp 2005 (section 3, the ring
-// allgather): m - 1 rounds in which every participant sends one block to its
+// Ring reduce-scatter and ring allgather, Chan et al. 2007 (their "bucket"
+// algorithms) and Thakur, Rabenseifner and Gropp 2005 (the ring allgather of their
+// section on allgather): m - 1 rounds in which every participant sends one block to its
 // neighbour round the ring and receives one from the other. Reduce-scatter: in
 // round t participant i sends block i - (t + 1) (its partial sum of it) and adds
 // the block it receives, so that participant i ends with block i summed over all;

@@ -1,6 +1,6 @@
 // Tree kernels (collective/kernel.hpp).
 //
-// Binomial trees (Thakur, Rabenseifner and Gropp 2005, sections 3 and 4: MPICH's
+// Binomial trees (Thakur, Rabenseifner and Gropp 2005, on broadcast and reduce: MPICH's
 // broadcast for short messages, ceil(lg m) (alpha + n beta); its reduce, ceil(lg m)
 // (alpha + n beta + n gamma); the scatter and the gather that van de Geijn's
 // broadcast and Rabenseifner's reduce are made of). Places are counted from the
