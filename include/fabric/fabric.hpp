@@ -110,9 +110,11 @@
 #include <fabric/collective/kernel.hpp>
 #include <fabric/collective/operation.hpp>
 #include <fabric/collective/phases.hpp>
+#include <fabric/collective/policies.hpp>
 #include <fabric/collective/recursive.hpp>
 #include <fabric/collective/ring.hpp>
 #include <fabric/collective/scu_global.hpp>
+#include <fabric/collective/shapes.hpp>
 #include <fabric/collective/timing.hpp>
 #include <fabric/collective/trees.hpp>
 #include <fabric/collective/verify.hpp>

@@ -169,15 +169,15 @@ inline std::vector<Phase> dimension_wise(Operation op, Algorithm inner, const Gr
             for (std::size_t k = i + 1; k < order.size(); ++k) pins[order[k]] = g.coordinate(root_point, order[k]);
             const std::uint32_t at = g.coordinate(root_point, d);
             Kernel k = inner == ring || inner == chain
-                           ? Kernel(Chain(g.extent(d), at, !down))
-                           : Kernel(Binomial(down ? Binomial::Kind::broadcast : Binomial::Kind::reduce, g.extent(d), at));
+                           ? Kernel(ChainPipeline(g.extent(d), at, !down))
+                           : Kernel(BinomialTree(down ? BinomialTree::Kind::broadcast : BinomialTree::Kind::reduce, g.extent(d), at));
             out.push_back(along(std::move(k), d, {}, std::move(pins)));
         }
         return out;
     }
     case Operation::barrier:
         for (std::size_t i = 0; i < order.size(); ++i)
-            out.push_back(along(Dissemination(g.extent(order[i]), dir), order[i], roles(order, i, false, dims)));
+            out.push_back(along(Circulant(g.extent(order[i]), dir), order[i], roles(order, i, false, dims)));
         return out;
     case Operation::alltoall: break;
     }
@@ -241,11 +241,11 @@ inline CollectiveGraph build(Operation op, Algorithm a, const Shape& shape, cons
     }
     case bruck:
         if (op == Operation::alltoall) return one({detail::along(BruckAlltoall(p), 0)}, std::uint64_t{p} * p, p);
-        return one({detail::along(Dissemination(p, -1), 0)}, p);
+        return one({detail::along(Circulant(p, -1), 0)}, p);
     case pairwise: return one({detail::along(PairwiseAlltoall(p), 0)}, std::uint64_t{p} * p, p);
     case direct: return one({detail::along(DirectAlltoall(p), 0)}, std::uint64_t{p} * p, p);
     case binomial:
-        return one({detail::along(Binomial(op == Operation::broadcast ? Binomial::Kind::broadcast : Binomial::Kind::reduce,
+        return one({detail::along(BinomialTree(op == Operation::broadcast ? BinomialTree::Kind::broadcast : BinomialTree::Kind::reduce,
                                            p, root),
                                   0)},
                    1);
@@ -253,12 +253,12 @@ inline CollectiveGraph build(Operation op, Algorithm a, const Shape& shape, cons
         // Broadcast: van de Geijn's binomial scatter, then a ring allgather (Thakur et al., on broadcast).
         // Reduce: Rabenseifner's, a reduce-scatter by recursive halving, then a binomial gather (Thakur et al., on reduce).
         if (op == Operation::broadcast)
-            return one({detail::along(Binomial(Binomial::Kind::scatter, p, root), 0), detail::along(RingAllgather(p), 0)}, p);
+            return one({detail::along(BinomialTree(BinomialTree::Kind::scatter, p, root), 0), detail::along(RingAllgather(p), 0)}, p);
         return one({detail::along(RecursiveExchange(Mode::reduce_scatter, p), 0),
-                    detail::along(Binomial(Binomial::Kind::gather, p, root), 0)},
+                    detail::along(BinomialTree(BinomialTree::Kind::gather, p, root), 0)},
                    p);
-    case chain: return one({detail::along(Chain(p, root, op == Operation::reduce), 0)}, 1);
-    case dissemination: return one({detail::along(Dissemination(p, +1), 0), }, p);
+    case chain: return one({detail::along(ChainPipeline(p, root, op == Operation::reduce), 0)}, 1);
+    case dissemination: return one({detail::along(Circulant(p, +1), 0), }, p);
     case dimension_wise:
     case hierarchical: {
         std::vector<std::uint32_t> order(grid->dimensions());

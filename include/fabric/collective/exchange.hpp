@@ -1,7 +1,7 @@
 // Kernels in which every participant sends in every round (collective/kernel.hpp):
 // dissemination (a barrier, and Bruck's allgather), and the all-to-alls.
 //
-// - Dissemination (Hensgen, Finkel and Manber 1988; Thakur et al. 2005, on the
+// - Circulant, dissemination (Hensgen, Finkel and Manber 1988; Thakur et al. 2005, on the
 //   barrier): ceil(lg m) rounds; in round k participant i sends to i + 2^k what
 //   it has heard of, and after the last every participant has heard from every
 //   other. With direction -1 and data it is Bruck's allgather (Bruck et al. 1997;
@@ -29,11 +29,11 @@
 
 namespace fabric::collective {
 
-struct Dissemination {
+struct Circulant {
     std::uint32_t m = 1;
     int direction = +1;
 
-    constexpr explicit Dissemination(std::uint32_t participants, int dir = +1) : m(participants), direction(dir) {}
+    constexpr explicit Circulant(std::uint32_t participants, int dir = +1) : m(participants), direction(dir) {}
 
     [[nodiscard]] constexpr std::uint32_t participants() const { return m; }
     [[nodiscard]] constexpr std::uint64_t blocks() const { return m; }
@@ -164,7 +164,7 @@ struct DirectAlltoall {
     [[nodiscard]] constexpr RoundSet receive_rounds(std::uint32_t) const { return RoundSet::interval(0, rounds()); }
 };
 
-static_assert(RoundKernel<Dissemination> && RoundKernel<BruckAlltoall> && RoundKernel<PairwiseAlltoall> &&
+static_assert(RoundKernel<Circulant> && RoundKernel<BruckAlltoall> && RoundKernel<PairwiseAlltoall> &&
               RoundKernel<DirectAlltoall>);
 
 }  // namespace fabric::collective

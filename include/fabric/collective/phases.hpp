@@ -34,8 +34,8 @@
 namespace fabric::collective {
 
 /// Every kernel a phase can run.
-using Kernel = std::variant<RingReduceScatter, RingAllgather, Chain, RecursiveExchange, Dissemination, BruckAlltoall,
-                            PairwiseAlltoall, DirectAlltoall, Binomial, InOrderTree>;
+using Kernel = std::variant<RingReduceScatter, RingAllgather, ChainPipeline, RecursiveExchange, Circulant, BruckAlltoall,
+                            PairwiseAlltoall, DirectAlltoall, BinomialTree, InOrderTree>;
 
 /// The ranks as a grid: extents, dimension 0 fastest; grid point i is rank i unless
 /// a permutation is given (rank_at[i], for ranks placed out of the grid's order).

@@ -73,12 +73,12 @@ struct RingAllgather : detail::RingShape {
 /// A chain from the root: in round t the participant t places after the root
 /// (root + t mod m) sends the data on to the next. `towards_root` reverses it into
 /// a reduction: the farthest sends first and the root receives last.
-struct Chain {
+struct ChainPipeline {
     std::uint32_t m = 1;
     std::uint32_t root = 0;
     bool towards_root = false;
 
-    constexpr Chain(std::uint32_t participants, std::uint32_t root_participant, bool reduce)
+    constexpr ChainPipeline(std::uint32_t participants, std::uint32_t root_participant, bool reduce)
         : m(participants), root(root_participant), towards_root(reduce) {}
 
     [[nodiscard]] constexpr std::uint32_t participants() const { return m; }
@@ -119,6 +119,6 @@ struct Chain {
     }
 };
 
-static_assert(RoundKernel<RingReduceScatter> && RoundKernel<RingAllgather> && RoundKernel<Chain>);
+static_assert(RoundKernel<RingReduceScatter> && RoundKernel<RingAllgather> && RoundKernel<ChainPipeline>);
 
 }  // namespace fabric::collective

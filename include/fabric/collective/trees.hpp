@@ -1,6 +1,6 @@
 // Tree kernels (collective/kernel.hpp).
 //
-// Binomial trees (Thakur, Rabenseifner and Gropp 2005, on broadcast and reduce: MPICH's
+// BinomialTree: binomial trees (Thakur, Rabenseifner and Gropp 2005, on broadcast and reduce: MPICH's
 // broadcast for short messages, ceil(lg m) (alpha + n beta); its reduce, ceil(lg m)
 // (alpha + n beta + n gamma); the scatter and the gather that van de Geijn's
 // broadcast and Rabenseifner's reduce are made of). Places are counted from the
@@ -29,11 +29,11 @@
 
 namespace fabric::collective {
 
-class Binomial {
+class BinomialTree {
 public:
     enum class Kind : std::uint8_t { broadcast, scatter, reduce, gather };
 
-    constexpr Binomial(Kind kind, std::uint32_t participants, std::uint32_t root)
+    constexpr BinomialTree(Kind kind, std::uint32_t participants, std::uint32_t root)
         : kind_(kind), m_(participants), root_(root), r_(ceil_log2(participants)) {}
 
     [[nodiscard]] constexpr std::uint32_t participants() const { return m_; }
@@ -216,6 +216,6 @@ private:
     std::uint32_t h_;
 };
 
-static_assert(RoundKernel<Binomial> && RoundKernel<InOrderTree>);
+static_assert(RoundKernel<BinomialTree> && RoundKernel<InOrderTree>);
 
 }  // namespace fabric::collective
