@@ -83,7 +83,11 @@ template <class Shape>
 struct StepOut {
     typename Shape::Step step;
     constexpr StepOut& operator=(const Hop& h) {
-        step = static_cast<typename Shape::Step>(h.port.value * Shape::V + h.vc);
+        auto v = static_cast<typename Shape::Step>(h.port.value * Shape::V + h.vc);
+        // Opaque to the optimiser: a leg's steps are a few bytes, which GCC would
+        // otherwise fill with a call of memset costing more than the stores.
+        if (!std::is_constant_evaluated()) asm("" : "+r"(v));
+        step = v;
         return *this;
     }
 };
