@@ -290,6 +290,24 @@ struct PercsIndirect : detail::percs_route_queries<PercsIndirect<Intra, Zero>, I
     }
 };
 
+/// The mapping paper's accounting experiment (section VI.A, Table III): indirect
+/// routing with the load of the middle L hop (the L hop inside the intermediate
+/// supernode, between the two D hops) left uncounted, "to better understand" why
+/// L links bind for n_d >= 4. Not a route the hub takes: for_each_hop omits that
+/// hop (the flow kernel's loads), the routes themselves are PercsIndirect's.
+template <IntraRoute Intra = IntraRoute::striped, ZeroHop Zero = ZeroHop::skip>
+struct PercsIndirectMiddleLUncounted : PercsIndirect<Intra, Zero> {
+    template <class F>
+    constexpr void for_each_hop(const PercsTopology& t, NodeId src, NodeId dst, F&& f) const {
+        const bool between = PercsTopology::supernode_of(src) != PercsTopology::supernode_of(dst);
+        this->for_each_route(t, src, dst, [&](std::span<const Hop> hops, double w) {
+            for (const Hop& h : hops)
+                // Between supernodes the L hops on VC 1 are the middle ones (L0 D0 L1 D1 L2).
+                if (!between || h.vc != 1 || t.link_class(h.node, h.port) == PercsTopology::D) f(h.node, h.port, w);
+        });
+    }
+};
+
 /// Software names the intermediate supernode: `choose(a, b, n_s)` returns c (not a, not b).
 struct NextSupernode {
     std::uint32_t operator()(std::uint32_t a, std::uint32_t b, std::uint32_t ns) const {
