@@ -52,6 +52,7 @@
 #include <fabric/routing/graph_shortest_path.hpp>
 #include <fabric/routing/hyperx_adaptive.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
+#include <fabric/routing/minimal_adaptive.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>

@@ -157,11 +157,14 @@ inline workload::ExplicitGraph graph(const Tree& t, std::uint64_t bytes, std::ui
     return b.build(n);
 }
 
+/// The CAU's timings and CAM size. The paper gives none of them (only "a
+/// multiple-entry content addressable memory structure per CAU"): every value
+/// here is the library's own.
 struct Timing {
-    double per_hop_ns = 50;       // one network hop of a CAU packet (link, router)
-    double cau_ns = 30;           // a CAU combining its inputs
-    double ack_timeout_ns = 2000; // resend when no acknowledgement came back in time
-    std::size_t cam_entries = 64; // trees a CAU can take part in at once
+    double per_hop_ns = 50;       // one network hop of a CAU packet (link, router): ours
+    double cau_ns = 30;           // a CAU combining its inputs: ours
+    double ack_timeout_ns = 2000; // resend when no acknowledgement came back in time: ours
+    std::size_t cam_entries = 64; // trees a CAU can take part in at once: ours ("multiple-entry")
 };
 
 /// The serial reduction in the tree's fixed order: own value, then each child's
