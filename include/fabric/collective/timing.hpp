@@ -32,7 +32,7 @@ namespace fabric::collective {
 
 /// Per node: when it became ready, when it left its source (a message) and when it
 /// completed (delivered; a compute node's end).
-struct NodeTimes {
+struct ModelTimes {
     std::vector<double> ready, sent, done;
 
     [[nodiscard]] double finish() const {
@@ -47,9 +47,9 @@ struct NodeTimes {
 };
 
 template <workload::WorkloadGraph G>
-[[nodiscard]] NodeTimes model_times(const G& g, const AlphaBeta& m) {
+[[nodiscard]] ModelTimes model_times(const G& g, const AlphaBeta& m) {
     const std::uint64_t n = g.size();
-    NodeTimes t{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<double>(n, 0)};
+    ModelTimes t{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<double>(n, 0)};
     std::vector<double> in(n, 0);  // the latest completion awaited so far
     std::vector<std::uint32_t> left(n);
     for (std::uint64_t i = 0; i < n; ++i) left[i] = g.predecessors(i);
@@ -89,7 +89,7 @@ template <workload::WorkloadGraph G>
 
 /// The chain of nodes that set the finish, first to last (see the top of the file).
 template <workload::WorkloadGraph G>
-[[nodiscard]] std::vector<std::uint64_t> critical_path(const G& g, const NodeTimes& t) {
+[[nodiscard]] std::vector<std::uint64_t> critical_path(const G& g, const ModelTimes& t) {
     const std::uint64_t n = g.size();
     if (n == 0) return {};
     // Each node's predecessor whose awaited completion came last.
