@@ -35,6 +35,14 @@ inline constexpr bool has_dimensions_v = fabric::detail::is_kary_ncube_v<T> || f
 template <class T>
 inline constexpr bool has_groups_v = fabric::detail::is_dragonfly_v<router_network_t<T>> || fabric::detail::is_percs_v<T>;
 
+/// The dimensions of a torus, mesh or HyperX (0 for a topology without).
+template <Topology T>
+[[nodiscard]] std::uint32_t dimensions_of(const T& topo) {
+    if constexpr (fabric::detail::is_kary_ncube_v<T>) return (void)topo, static_cast<std::uint32_t>(router_network_t<T>::rank);
+    else if constexpr (fabric::detail::is_hyperx_v<router_network_t<T>>) return topo.rank();
+    else return (void)topo, 0;
+}
+
 /// The number of ranks a request places on `topo`.
 template <Topology T>
 [[nodiscard]] std::uint32_t rank_count(const T& topo, const CollectiveRequest& r) {

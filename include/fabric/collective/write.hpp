@@ -14,11 +14,14 @@
 // The CSV trace says less: its rows are messages between terminals, each waiting
 // for the delivery of the rows it names (`after`) plus `delay` cycles. A message
 // that waits for its own rank's earlier send to have left is written without that
-// wait (its source's queue sends messages in the order they become ready, so the
-// run keeps the order); a compute node, or a wait for the leaving of a message from
-// another terminal, has no row and is refused, naming GOAL. Sources and
-// destinations are terminals: rank r's rail k is terminals[r][k] (by default rank
-// r is terminal r).
+// wait: its source's queue sends messages in the order they become ready, so the
+// order is kept, but where that wait was the last a message had (a piece after the
+// piece before it, a root's sends one after the other) the engine, which readies a
+// successor of a leaving a cycle after it, starts it later than the CSV's run does:
+// GOAL is exact, the CSV the same run or an earlier one. A compute node, or a wait
+// for the leaving of a message from another terminal, has no row and is refused,
+// naming GOAL. Sources and destinations are terminals: rank r's rail k is
+// terminals[r][k] (by default rank r is terminal r).
 #pragma once
 
 #include <cstdint>
