@@ -214,15 +214,20 @@ private:
     static std::uint64_t handle_of(NodeIndex i, std::uint32_t phase) { return i << 2 | phase; }
     void push(std::uint64_t cycle, NodeIndex i, Kind k) { calendar_.push(Event{cycle, i, k}); }
 
+    /// Refuses a node whose ranks, rail or class do not fit (the refusal built only then: this runs once a node).
     void check(NodeIndex i, const Node& n) const {
-        const auto where = [&] { return "workload node " + std::to_string(i) + ": "; };
-        detail::require(n.rank < g_.ranks() && n.peer < g_.ranks(), where(), "rank ", std::max(n.rank, n.peer),
-                        " is past the workload's ", g_.ranks(), " ranks");
         const std::uint32_t rail = n.rail;
-        detail::require(rail < place_.rails_of(n.rank) && (!n.is_message() || rail < place_.rails_of(n.peer)),
-                        where(), "rail ", rail, " is past the ", place_.rails_of(n.rank), " terminals rank ", n.rank,
+        const bool ranks_fit = n.rank < g_.ranks() && n.peer < g_.ranks();
+        if (ranks_fit && rail < place_.rails_of(n.rank) && (!n.is_message() || rail < place_.rails_of(n.peer)) &&
+            n.traffic_class < classes_) [[likely]]
+            return;
+        const std::string where = "workload node " + std::to_string(i) + ": ";
+        detail::require(ranks_fit, where, "rank ", std::max(n.rank, n.peer), " is past the workload's ", g_.ranks(),
+                        " ranks");
+        detail::require(rail < place_.rails_of(n.rank) && (!n.is_message() || rail < place_.rails_of(n.peer)), where,
+                        "rail ", rail, " is past the ", place_.rails_of(n.rank), " terminals rank ", n.rank,
                         " is placed on");
-        detail::require(n.traffic_class < classes_, where(), "traffic class ", n.traffic_class, " is past the ",
+        detail::require(n.traffic_class < classes_, where, "traffic class ", n.traffic_class, " is past the ",
                         classes_, " classes of the configuration");
     }
 
