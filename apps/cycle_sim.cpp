@@ -224,8 +224,8 @@ Options<RunSettings> RunSettings::options() {
                   "flits; writes each message's latency (CSV) and their summary", Text{}),
         option<S>(&S::flit_bytes, "--flit-bytes", "with --trace in bytes: bytes a flit", within<std::uint32_t>(1, 1U << 20)),
         option<S>(&S::workload, "--workload", "run this workload, whose messages wait for one another (a CSV trace "
-                  "with id, after and delay columns, docs/traces.md, or a LogGOPSim GOAL schedule; by extension, else "
-                  "by content), rank r on terminal r: each rank's finish cycle and the whole workload's; exit status 3 "
+                  "with id, after and delay columns, docs/traces.md, a LogGOPSim GOAL schedule, or a Chakra execution "
+                  "trace in JSON, name.0.json read with name.1.json and on, a rank each; by extension, else by content), rank r on terminal r: each rank's finish cycle and the whole workload's; exit status 3 "
                   "with which ranks wait for what when it cannot finish", Text{}),
         option<S>(&S::overhead, "--overhead", "with --workload: LogGP's o, cycles a send and a receive take their "
                   "rank's CPU", within<std::uint64_t>(0, std::uint64_t{1} << 40)),

@@ -1,7 +1,9 @@
 // cycle_sim --workload FILE: a workload whose messages wait for one another, run by
 // the dependency engine (CycleSimulator::run_workload) on the fabric the other
 // options describe: a CSV trace with id, after and delay columns (docs/traces.md),
-// or LogGOPSim's GOAL (workload/goal.hpp), told apart by extension, else by content. Rank r runs
+// LogGOPSim's GOAL (workload/goal.hpp) or a Chakra execution trace in JSON
+// (workload/chakra_json.hpp: FILE name.0.json with its siblings name.<rank>.json,
+// one a rank), told apart by extension, else by content. Rank r runs
 // on terminal r. Prints each rank's finish cycle and the whole workload's; exit
 // status 3, with which ranks wait for what, when it cannot finish.
 #pragma once
@@ -16,6 +18,7 @@
 #include <fabric/experiment/json.hpp>
 #include <fabric/fabric.hpp>
 #include <fabric/sim/trace_file.hpp>
+#include <fabric/workload/chakra_json.hpp>
 #include <fabric/workload/goal.hpp>
 
 #include "../common/output.hpp"
@@ -61,8 +64,7 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
     if (kind == "goal") {
         graph = workload::parse_goal(text, s.workload);
     } else if (kind == "chakra") {
-        fabric::detail::require(false, s.workload, ": Chakra execution traces (JSON) are not read yet; give a CSV "
-                                "trace with id and after columns or a GOAL schedule");
+        graph = workload::read_chakra_json(s.workload);
     } else {
         std::istringstream in(text);
         graph = parse_trace(in, s.workload, s.flit_bytes).graph(terminals, s.flit_bytes);
