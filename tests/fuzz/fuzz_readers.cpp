@@ -1,12 +1,13 @@
 // libFuzzer target for the workload readers (clang -fsanitize=fuzzer,address,undefined):
 // the first byte picks a reader (LogGOPSim's GOAL, workload/goal.hpp; the CSV trace
-// with id, after and delay columns, sim/trace_file.hpp), the rest is the file's
-// text. A reader must refuse what it cannot read with config_error and nothing else,
+// with id, after and delay columns, sim/trace_file.hpp; a rank's Chakra trace in
+// JSON, workload/chakra_json.hpp), the rest is the file's text. A reader must refuse what it cannot read with config_error and nothing else,
 // and a graph it accepts must be a graph: every rank below the rank count, every
 // edge between nodes that exist, no cycle (the engine would wait forever), and,
 // when it is small, it runs on a 4-node ring to its end: every node completes.
 #include <fabric/fabric.hpp>
 #include <fabric/sim/trace_file.hpp>
+#include <fabric/workload/chakra_json.hpp>
 #include <fabric/workload/goal.hpp>
 
 #include <cstddef>
@@ -56,8 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0) return 0;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     try {
-        if (data[0] % 2 == 0) {
+        if (data[0] % 3 == 0) {
             check_and_run(fabric::workload::parse_goal(text, "fuzz.goal"));
+        } else if (data[0] % 3 == 2) {
+            check_and_run(fabric::workload::parse_chakra_json({text}, {"fuzz.0.json"}));
         } else {
             std::istringstream in(text);
             const fabric::Trace t = fabric::parse_trace(in, "fuzz.csv", 16);
