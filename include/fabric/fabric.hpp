@@ -73,7 +73,12 @@
 #include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>
 
+#include <fabric/workload/endpoints.hpp>
+#include <fabric/workload/goal.hpp>
 #include <fabric/workload/graph.hpp>
+#include <fabric/workload/matching.hpp>
+#include <fabric/workload/placement.hpp>
+#include <fabric/workload/text.hpp>
 
 #include <fabric/composition.hpp>
 

@@ -67,6 +67,7 @@
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/embedded.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/lookahead.hpp>
@@ -77,6 +78,7 @@
 #include <fabric/sim/cycle/run.hpp>
 #include <fabric/sim/cycle/stage/dispatch.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/workload_run.hpp>
 #include <fabric/sim/cycle/workloads.hpp>
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/workload.hpp>
@@ -129,6 +131,24 @@ public:
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
         return guarded([&] { return cycle::run_trace(core(), trace, partition_, tx_); });
+    }
+
+    /// Runs a workload graph (concepts/workload.hpp: messages and computes waiting
+    /// for one another) to its end through the dependency engine: every rank's
+    /// finish cycle and the whole workload's, the network's figures, each node's
+    /// times if asked, and, if it cannot finish, which ranks wait for what
+    /// (cycle/workload_run.hpp).
+    template <workload::WorkloadGraph G>
+    WorkloadResult run_workload(const G& graph, const WorkloadOptions& options = {}) {
+        return guarded([&] { return cycle::run_workload(core(), graph, options, partition_, tx_); });
+    }
+
+    /// A run that another simulator drives from its own event loop: inject messages
+    /// at cycles, advance to a cycle or to the next report, read what was sent and
+    /// delivered (cycle/embedded.hpp, docs/embedding.md). Hold it as
+    /// `auto run = sim.embed();`; the simulator's settings come back at its finish().
+    [[nodiscard]] cycle::Embedded<typename cycle::Kernel<Fab, A>::CoreType, Tx> embed() {
+        return cycle::Embedded<typename cycle::Kernel<Fab, A>::CoreType, Tx>(core(), partition_, tx_);
     }
 
     /// The link of `port` at `node` fails at `cycle` of the next run, in both
@@ -197,7 +217,7 @@ public:
 
 private:
     template <class Run>
-    CycleResult guarded(Run&& go) {
+    auto guarded(Run&& go) -> decltype(go()) {
         if constexpr (requires { tx_.guard(go); }) return tx_.guard(go);
         else return go();
     }
