@@ -80,8 +80,8 @@ int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern, out);
     if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern, out);
     if (s.topology == "fattree") return cs::simulate_fat_tree(s, pattern, out);
-    detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
-                    "dor-positive; got '", s.routing, "'");
+    detail::require(s.routing == "dor" || s.routing == "dor-positive" || s.routing == "adaptive", "routing: a ",
+                    s.topology, " routes dor, dor-positive or adaptive; got '", s.routing, "'");
     switch (s.dims.size()) {
         case 1: return cs::simulate_cube<1>(s, pattern, out);
         case 2: return cs::simulate_cube<2>(s, pattern, out);
@@ -119,7 +119,8 @@ Options<RunSettings> RunSettings::options() {
         option<S>(&S::p, "--p", "terminals per router, 1 to 4 (loads are then per terminal)",
                   within<std::uint32_t>(1, 4)).also("--terminals").only_for({"dragonfly", "hyperx"}),
         option<S>(&S::routing, "--routing", "default the topology's own (the first named here): torus, mesh: dor (ties "
-                  "at k/2 split evenly) or dor-positive (taken +); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
+                  "at k/2 split evenly), dor-positive (taken +) or adaptive (minimal adaptive, with its own VCs: "
+                  "2 + 2^(n-1) on a torus of n dimensions, 2^(n-1) on a mesh); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
                   "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive; graph: shortest",
                   one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive",
                           "shortest"})),

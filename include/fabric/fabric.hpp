@@ -52,6 +52,7 @@
 #include <fabric/routing/graph_shortest_path.hpp>
 #include <fabric/routing/hyperx_adaptive.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
+#include <fabric/routing/minimal_adaptive.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>
@@ -101,9 +102,23 @@
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/sim/presets/percs_loads.hpp>
 
+#include <fabric/collective/algorithms.hpp>
+#include <fabric/collective/alpha_beta.hpp>
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
+#include <fabric/collective/exchange.hpp>
+#include <fabric/collective/graph.hpp>
+#include <fabric/collective/kernel.hpp>
+#include <fabric/collective/operation.hpp>
+#include <fabric/collective/phases.hpp>
+#include <fabric/collective/policies.hpp>
+#include <fabric/collective/recursive.hpp>
+#include <fabric/collective/ring.hpp>
 #include <fabric/collective/scu_global.hpp>
+#include <fabric/collective/shapes.hpp>
+#include <fabric/collective/timing.hpp>
+#include <fabric/collective/trees.hpp>
+#include <fabric/collective/verify.hpp>
 
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_credits.hpp>

@@ -75,6 +75,7 @@
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/run.hpp>
+#include <fabric/sim/cycle/stage/dispatch.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 #include <fabric/sim/cycle/workloads.hpp>
 #include <fabric/sim/cycle/traffic_classes.hpp>
@@ -118,6 +119,10 @@ public:
     /// destinations from `pattern`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
+        if constexpr (std::is_same_v<Tx, cycle::Alone>) {  // the stage-list kernel, where it models the run
+            if (loads.size() == core().observer().classes.count())
+                if (auto r = cycle::run_loads_staged<Fab, A>(kernel_.fabric(), core(), pattern, loads)) return *r;
+        }
         return guarded([&] { return cycle::run_loads(core(), pattern, loads, partition_, tx_); });
     }
 
