@@ -277,8 +277,7 @@ private:
         channels.deliver(
             now, [&](std::uint32_t n) { routers.feedback(n, now); },
             [&](const Arrival& a) {
-                k.crossed_link(a.node, a.local, a.flit);
-                routers.arrive(a, now, k);
+                if (k.crossed_link(a, now)) routers.arrive(a, now, k);
             });
         routers.step_all(now, k);
         bool window_ends = true;  // whether the ranks exchange this cycle

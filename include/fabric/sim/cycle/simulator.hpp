@@ -180,6 +180,15 @@ public:
     void link_errors(NodeId node, PortId port, double flit_error_rate, CrcRule rule = {}) {
         core().link_errors().set(channel_of(node, port), flit_error_rate, rule);
     }
+    /// The same link corrupts flits at `flit_error_rate` and replays each corrupted
+    /// one (go-back-N from its sender's retransmission buffer): nothing is lost, the
+    /// replays cost the link's bandwidth and the packets' latency
+    /// (cycle/link_errors.hpp; flits_replayed() after a run).
+    void link_replay(NodeId node, PortId port, double flit_error_rate, CrcRule rule = {}) {
+        core().link_errors().set(channel_of(node, port), flit_error_rate, rule, true);
+    }
+    /// Flits the last run sent again over links that replay.
+    [[nodiscard]] std::uint64_t flits_replayed() const { return core().link_errors().replayed(); }
 
     /// Router `node` posts `word` at `cycle` of the next run to every neighbour: each
     /// link into it carries the word upstream in the next periodic Credit its
