@@ -98,7 +98,7 @@ enum class StageState : std::uint16_t { idle, waiting, active };
 struct StageVc {
     Flit front{0, 0, 0};       // network VC: the front flit; source VC: its queue's front packet's next flit
     std::uint64_t since = 0;   // the cycle its front flit became the front (the watchdog's)
-    std::uint32_t spare = 0;
+    std::uint32_t up = none;   // a network VC: the output VC upstream that its credits go back to
     std::uint16_t count = 0;   // flits held (a source VC: 1 while its queue holds a packet)
     std::uint16_t head = 0;    // ring slot of the flit behind the front
     StageState state = StageState::idle;
@@ -107,8 +107,9 @@ struct StageVc {
 };
 static_assert(sizeof(StageVc) == 32);
 
-/// An output VC of a network port (16 bytes): its holder, its VC allocator's
-/// round-robin pointer, the sender's credits, the input VCs waiting for it.
+/// An output VC of a network port (24 bytes): its holder, its VC allocator's
+/// round-robin pointer, the sender's credits, where its flits arrive and when,
+/// and the input VCs waiting for it.
 template <std::uint32_t L>
 struct StageOutVc {
     static constexpr std::uint16_t free = 0xffff;
@@ -116,6 +117,8 @@ struct StageOutVc {
     std::uint16_t owner = free;    // the local input VC holding it
     std::uint8_t pointer = 0;      // the VC allocator's: the asker nearest at or after it wins
     std::uint8_t credit_wait = 0;  // its holder bids again when a credit comes back
+    std::uint32_t down = none;     // the input VC its flits arrive at (router * L + port * V + vc)
+    std::uint32_t delay = 0;       // a switch grant to the arrival: switch stages + serialisation - 1 + latency
     BitSet<L> waiters{};           // local input VCs that asked while it was held: they ask again when it is freed
 };
 
@@ -127,13 +130,9 @@ struct StageRouter {
     std::uint8_t out_rr[NP]{};  // per output port: the input port nearest at or after it wins
 };
 
-/// A network port's wiring: where a flit sent on it arrives, whose credits a flit
-/// leaving its input frees, and how long a flit takes to arrive once granted.
-struct StageWire {
-    std::uint32_t down_vc = none;  // the downstream input VC of VC 0 (router * L + port * V)
-    std::uint32_t up_ov = none;    // the upstream output VC of VC 0 feeding this input port (router * NV + port * V)
-    std::uint32_t delay = 0;       // grant to arrival: switch stages + serialisation - 1 + latency
-    std::uint32_t pad = 0;
+/// A terminal's source queue: its packets in order, linked through their records.
+struct StageQueue {
+    std::uint32_t head = none, tail = none, count = 0, pad = 0;
 };
 
 /// A flit due at an input VC; a head carries the step its route takes there.
@@ -157,7 +156,8 @@ struct alignas(64) StagePacket {
     std::uint16_t ejected = 0;
     std::uint8_t route_len = 0;
     std::uint8_t measured = 0;
-    static constexpr std::uint32_t capacity = (Bytes - 32) / sizeof(Step);  // steps: hops, then the terminal's
+    std::uint32_t next = none;   // the packet behind it in its source queue
+    static constexpr std::uint32_t capacity = (Bytes - 36) / sizeof(Step);  // steps: hops, then the terminal's
     Step route[capacity];       // before the route is written (behind others in a source queue): the choice
     [[nodiscard]] std::uint64_t choice() const {
         std::uint64_t c;
