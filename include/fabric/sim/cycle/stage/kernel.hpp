@@ -48,7 +48,9 @@ public:
     /// routes written at the source from the pair alone.
     static constexpr bool kind = std::is_same_v<A, SeparableSwitch> && flow_traits<F>::returns_unit_credits &&
                                  !flow_traits<F>::framed && flow_traits<F>::protocol_flits == 0 &&
-                                 !AdaptiveRouting<R, T> && S::NP <= 64;
+                                 (!AdaptiveRouting<R, T> || (SourceAdaptive<R, T> && !HopAdaptive<R, T> &&
+                                                             reads_source_router_only<R>())) &&
+                                 S::NP <= 64;
 
     /// Whether this kernel models a run of `cfg` over `links`, with no link set to
     /// fail, err or carry side-band words (`plain`), routes of up to `max_hops`.
@@ -79,8 +81,10 @@ public:
                                cfg.head_turnaround, cfg.injection_latency, cfg.ejection_latency};
         StageNetwork<S> net;
         net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, time.exit,
-                  std::max(time.head_turnaround, time.injection) + time.routing + 1, time.vc_allocation + 1);
-        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics};
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  Route::adaptive);
+        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection};
         const typename Model::View v = net.view();
         typename StageNetwork<S>::Live& live = *v.live;
         // Flits put on links and ejected in the window, counted as differences of running
@@ -119,8 +123,8 @@ public:
             m.allocate_vcs(v, now);
             m.collect_bids(v, now);
             m.grant_bids(v, now);
-            on_links.after(now, net.sent());
-            ejected.after(now, res.flits_ejected);
+            on_links.after(now, [&] { return net.sent(); });
+            ejected.after(now, [&] { return res.flits_ejected; });
             const bool watchdog_looks = watchdog.due();
             if (cfg.on_progress && (now & 0x3fff) == 0) {
                 const auto t = std::chrono::steady_clock::now();
@@ -153,13 +157,21 @@ public:
         return finish(cfg, shape, obs, on_links.in_window(net.sent()), now + 1);
     }
 
-    /// The routing policy's route into a packet's steps.
+    /// The routing policy's route into a packet's steps; an adaptive one reads the
+    /// source router's queues (`net`: occupancy(node, port)).
     struct Route {
         const Fab* fab;
-        template <class Out>
+        static constexpr bool adaptive = AdaptiveRouting<R, T>;
+        template <class Out, class Net>
         [[gnu::always_inline]] std::size_t operator()(std::uint32_t src, std::uint32_t dst, std::uint64_t choice,
-                                                      Out* out) const {
-            if constexpr (requires { fab->routing().select_route(fab->topology(), NodeId{}, NodeId{}, choice, out); }) {
+                                                      Out* out, const Net& net) const {
+            if constexpr (adaptive) {
+                Hop hops[Pk::capacity];
+                const std::size_t len =
+                    fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, hops, net);
+                for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
+                return len;
+            } else if constexpr (requires { fab->routing().select_route(fab->topology(), NodeId{}, NodeId{}, choice, out); }) {
                 return fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, out);
             } else {
                 Hop hops[Pk::capacity];
@@ -180,13 +192,13 @@ private:
             : first_(cfg.warmup > delay ? cfg.warmup - delay : 0),
               last_(cfg.warmup + cfg.measure > delay ? cfg.warmup + cfg.measure - delay : 0),
               none_(cfg.warmup + cfg.measure <= delay) {}  // every such event comes after the window
-        /// At the end of cycle `now`: what `count` is then, if that is a bound of the window.
+        /// At the end of cycle `now`: what `count()` is then, if that is a bound of the window.
         template <class C>
-        void after(std::uint64_t now, const C& count) {
+        void after(std::uint64_t now, C&& count) {
             if (now + 1 == first_) [[unlikely]]
-                set(before_, count);
+                set(before_, count());
             if (now + 1 == last_) [[unlikely]]
-                set(at_end_, count), ended_ = true;
+                set(at_end_, count()), ended_ = true;
         }
         /// What of `count` (its value at the run's end) fell in the window.
         [[nodiscard]] std::uint64_t in_window(std::uint64_t count) const {

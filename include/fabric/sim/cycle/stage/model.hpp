@@ -61,7 +61,8 @@ struct StageModel {
     using Pk = typename Net::Pk;
     using Ov = typename Net::Ov;
     using Slot = typename CycleLists<std::uint32_t>::Slot;
-    static constexpr std::uint32_t P = S::P, V = S::V, NP = S::NP, L = S::L, NV = S::NV;
+    using ArrivalSlot = typename CycleLists<StageArrival>::Slot;
+    static constexpr std::uint32_t P = S::P, V = S::V, NP = S::NP, L = S::L, NV = S::NV, LP = S::LP, NVP = S::NVP;
     static constexpr std::uint16_t granted_bit = 0x8000;
 
     Net* net;
@@ -70,20 +71,56 @@ struct StageModel {
     Observer* obs;
     const MethodSettings* window;
     bool node_statistics;
+    std::uint64_t exit_eject;  // a grant to the ejection of its flit at the terminal: time.exit + time.ejection
+
+    /// Whether routes read the routers' queues (at the source: what occupancy.hpp's view gives the wake kernel).
+    static constexpr bool adaptive = Route::adaptive;
+
+    /// What an adaptive policy reads of router n's output port p, as the wake kernel's
+    /// PortOccupancy has it: the backlog routed there, and the flits its senders have
+    /// out (the buffer less their credits, a credit counted only from the cycle the wake
+    /// kernel delivers it: `seen` is the last cycle whose credits it has delivered).
+    struct Occupancy {
+        const View* v;
+        std::uint64_t seen;
+        std::int32_t buffer;
+        [[nodiscard]] std::uint32_t occupancy(NodeId n, PortId p) const {
+            std::uint32_t flits = v->backlog[std::size_t{n.value} * NP + p.value];
+            if (p.value < P)
+                for (std::uint32_t vc = 0; vc < V; ++vc) {
+                    const std::size_t o = std::size_t{n.value} * NVP + p.value * V + vc;
+                    const std::int32_t credits = v->ovs[o].credits - (v->seen_from[o] > seen ? 1 : 0);
+                    flits += static_cast<std::uint32_t>(buffer - credits);
+                }
+            return flits;
+        }
+    };
 
     [[gnu::always_inline]] static std::uint32_t out_port(std::uint32_t step) {
         return step < NV ? step / V : P + (step - NV);
     }
 
+    /// A head at the front of `vc` takes route step `step`: it asks for that output VC,
+    /// or, bound for its terminal, holds the ejection port at once (it has no VC to
+    /// ask for: the wake kernel grants it at its VC allocation, with no other effect).
+    [[gnu::always_inline]] static void route_head(StageVc& vc, std::uint32_t step) {
+        vc.out = static_cast<std::uint16_t>(step);
+        vc.port = static_cast<std::uint16_t>(out_port(step));
+        vc.state = step < NV ? StageState::waiting : StageState::active;
+    }
+
     // --- arrivals -------------------------------------------------------------------------
     /// The flits due at `now` enter their input VCs.
-    [[gnu::always_inline]] void arrive(const View& v, std::uint64_t now) const {
+    [[gnu::noinline]] void arrive(const View& pv, std::uint64_t now) const {
+        const View v = pv;  // by value: its pointers stay in registers
         const StageArrival* a = v.arrivals.begin(now);
         const std::uint32_t n = v.arrivals.size(now);
         v.arrivals.clear(now);
         v.live->in_flight -= n;
         v.live->buffered += n;
         const auto asks = v.va.slot(now + time.routing), bids = v.sa.slot(now);
+        const auto ejects = v.sa.slot(now + time.routing + time.vc_allocation);
+        const std::uint32_t depth = v.depth, ring = v.ring;
         for (const StageArrival* end = a + n; a != end; ++a) {
             StageVc& vc = v.vcs[a->vc];
             if (vc.count == 0) {
@@ -91,25 +128,28 @@ struct StageModel {
                 vc.count = 1;
                 vc.since = now;
                 if (vc.state == StageState::idle) {  // a head: routed, then it asks for its output VC
-                    vc.state = StageState::waiting;
-                    vc.out = static_cast<std::uint16_t>(a->step);
-                    asks.push(a->vc);
+                    route_head(vc, a->step);
+                    if constexpr (adaptive)
+                        v.backlog[std::size_t{a->vc / LP} * NP + vc.port] += v.live->packets[a->flit.packet].size;
+                    if (a->step < NV) asks.push(a->vc);
+                    else ejects.push(a->vc);  // bound for its terminal: no VC to ask for
                 } else {  // its packet holds the output VC: it bids now
                     bids.push(a->vc);
                 }
                 continue;
             }
-            if (vc.count == v.depth) [[unlikely]]
+            if (vc.count == depth) [[unlikely]]
                 overflow(a->vc);
             std::uint32_t slot = vc.head + vc.count - 1u;
-            if (slot >= v.ring) slot -= v.ring;
-            v.flits[(std::size_t{a->vc / L} * NV + a->vc % L) * v.ring + slot] = a->flit;
+            if (slot >= ring) slot -= ring;
+            v.flits[(std::size_t{a->vc / LP} * NV + a->vc % LP) * ring + slot] = a->flit;
             ++vc.count;
         }
     }
 
     // --- VC allocation ----------------------------------------------------------------------
-    [[gnu::always_inline]] void allocate_vcs(const View& v, std::uint64_t now) const {
+    [[gnu::noinline]] void allocate_vcs(const View& pv, std::uint64_t now) const {
+        const View v = pv;
         const std::uint32_t* x = v.va.begin(now);
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
@@ -117,12 +157,7 @@ struct StageModel {
         std::uint32_t granted = 0;
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
-            if (vc.out >= NV) {  // out to a terminal: no VC to hold
-                vc.state = StageState::active;
-                bids.push(*x);
-                continue;
-            }
-            const std::uint32_t r = *x / L, local = *x - r * L, o = r * NV + vc.out;
+            const std::uint32_t r = *x / LP, local = *x - r * LP, o = r * NVP + vc.out;
             Ov& ov = v.ovs[o];
             if (ov.owner == Ov::free) {
                 ov.owner = static_cast<std::uint16_t>(local | granted_bit);
@@ -145,7 +180,7 @@ struct StageModel {
             const std::uint32_t local = ov.owner & ~granted_bit;
             ov.owner = static_cast<std::uint16_t>(local);
             ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
-            const std::uint32_t winner = o / NV * L + local;
+            const std::uint32_t winner = o / NVP * LP + local;
             v.vcs[winner].state = StageState::active;
             bids.push(winner);
         }
@@ -154,15 +189,16 @@ struct StageModel {
     // --- the switch ---------------------------------------------------------------------------
     /// Pass 1 over the VCs listed for the switch now: each with a credit (or bound
     /// for a terminal) bids in its router; one without waits for the credit.
-    [[gnu::always_inline]] void collect_bids(const View& v, std::uint64_t now) const {
+    [[gnu::noinline]] void collect_bids(const View& pv, std::uint64_t now) const {
+        const View v = pv;
         const std::uint32_t* x = v.sa.begin(now);
         const std::uint32_t n = v.sa.size(now);
         v.sa.clear(now);
         std::uint32_t bidding = 0;
         for (const std::uint32_t* end = x + n; x != end; ++x) {
-            const std::uint32_t out = v.vcs[*x].out, r = *x / L;
+            const std::uint32_t out = v.vcs[*x].out, r = *x / LP;
             if (out < NV) {
-                Ov& ov = v.ovs[r * NV + out];
+                Ov& ov = v.ovs[r * NVP + out];
                 if (ov.credits <= 0) {
                     ov.credit_wait = 1;  // bids again the cycle after a credit comes back
                     continue;
@@ -170,7 +206,7 @@ struct StageModel {
             }
             auto& router = v.rt[r];
             if (!router.bids.any()) v.bidding[bidding++] = r;
-            router.bids.set(*x - r * L);
+            router.bids.set(*x - r * LP);
         }
         v.live->n_bidding = bidding;
     }
@@ -178,8 +214,10 @@ struct StageModel {
     /// Pass 2: per router with bids, the separable allocator's grants (a lone bid
     /// wins at once, moving both pointers past it, as the allocator would); each
     /// winner moves; the losers bid again next cycle.
-    [[gnu::always_inline]] void grant_bids(const View& v, std::uint64_t now) {
+    [[gnu::noinline]] void grant_bids(const View& pv, std::uint64_t now) {
+        const View v = pv;
         const auto again = v.sa.slot(now + 1);
+        const auto wire = v.arrivals.slot(now + v.delay);
         const std::uint32_t bidding = v.live->n_bidding;
         for (std::uint32_t i = 0; i < bidding; ++i) {
             const std::uint32_t r = v.bidding[i];
@@ -190,27 +228,28 @@ struct StageModel {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     const std::uint32_t in = l / V;
-                    router.out_rr[out_port(v.vcs[r * L + l].out)] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
+                    router.out_rr[v.vcs[r * LP + l].port] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
                     router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(l % V, V));
-                    move(v, r, l, now, again);
+                    move(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            separable(v, r, now, again);
+            separable(v, pv, r, now, again, wire);
         }
     }
 
     /// The separable input-first allocator over a router's bids: per input port the
     /// VC nearest at or after its pointer, per output port the input nearest at or
     /// after its pointer; grants by increasing output port (switch_allocators.hpp).
-    [[gnu::noinline]] void separable(const View& v, std::uint32_t r, std::uint64_t now, Slot again) {
+    [[gnu::always_inline]] void separable(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot again,
+                                          ArrivalSlot wire) {
         static_assert(NP <= 64, "fabric: the stage-list kernel's separable allocator takes at most 64 ports");
         auto& router = v.rt[r];
         const BitSet<L> bids = router.bids;
         router.bids.clear();
         std::uint32_t vc_of[NP], out_of[NP], winner[NP];
         std::uint64_t ins = 0, outs = 0;
-        const StageVc* const vcs = v.vcs + std::size_t{r} * L;
+        const StageVc* const vcs = v.vcs + std::size_t{r} * LP;
         bids.for_each([&](std::uint32_t l) {
             const std::uint32_t in = l / V, vc = l % V;
             const std::uint64_t bit = std::uint64_t{1} << in;
@@ -219,7 +258,7 @@ struct StageModel {
                 return;
             ins |= bit;
             vc_of[in] = vc;
-            out_of[in] = out_port(vcs[l].out);
+            out_of[in] = vcs[l].port;
         });
         for (std::uint64_t b = ins; b; b &= b - 1) {
             const auto in = static_cast<std::uint32_t>(std::countr_zero(b));
@@ -238,9 +277,9 @@ struct StageModel {
             router.out_rr[out] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
             router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(vc, V));
             lost.reset(in * V + vc);
-            move(v, r, in * V + vc, now, again);
+            move(v, pv, r, in * V + vc, now, again, wire);
         }
-        lost.for_each([&](std::uint32_t l) { again.push(r * L + l); });
+        lost.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
 
     // --- moves ---------------------------------------------------------------------------------
@@ -248,14 +287,17 @@ struct StageModel {
     /// out of its ring (a credit back upstream) or its terminal's source queue, onto
     /// its link or out to its terminal; then the VC's next flit bids, or the next
     /// head behind a tail is routed.
-    /// `again`: the list of VCs bidding next cycle.
-    [[gnu::always_inline]] void move(const View& v, std::uint32_t r, std::uint32_t l, std::uint64_t now, Slot again) {
-        const std::uint32_t x = r * L + l;
+    /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
+    /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
+    [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
+                                     Slot again, ArrivalSlot wire) {
+        const std::uint32_t x = r * LP + l;
         StageVc& vc = v.vcs[x];
         const Flit f = vc.front;
         const std::uint32_t out = vc.out;
         CycleResult& res = obs->res;
         ++res.flit_moves;
+        if constexpr (adaptive) --v.backlog[std::size_t{r} * NP + vc.port];
         bool more;  // a flit at the front after this one
         Pk* pk = nullptr;
         if (l < NV) {  // out of its ring; its slot's credit goes back upstream
@@ -267,9 +309,10 @@ struct StageModel {
             more = vc.count != 0;
             Ov& up = v.ovs[vc.up];
             ++up.credits;
+            if constexpr (adaptive) v.seen_from[vc.up] = now + 1;  // the wake kernel delivers it next cycle
             if (up.credit_wait) {  // its holder waits for it: it bids next cycle
                 up.credit_wait = 0;
-                again.push(vc.up / NV * L + up.owner);
+                again.push(vc.up / NVP * LP + up.owner);
             }
         } else {  // out of its terminal's source queue
             pk = &v.live->packets[f.packet];
@@ -286,24 +329,25 @@ struct StageModel {
             }
         }
         if (out < NV) {  // onto its link
-            Ov& ov = v.ovs[std::size_t{r} * NV + out];
+            Ov& ov = v.ovs[std::size_t{r} * NVP + out];
             --ov.credits;
-            ++v.sent[r * P + out / V];  // counted in the window by the run (kernel.hpp)
+            ++ov.sent;  // counted in the window by the run (kernel.hpp)
             const Flit onward = f.onward();
             std::uint32_t step = 0;
             if (f.index == 0) {  // a head brings the step its route takes at the next router
                 if (!pk) pk = &v.live->packets[f.packet];
                 step = pk->route[onward.hop()].step;
             }
-            v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
+            if (v.delay) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
+            else v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
             ++v.live->in_flight;
             if (f.tail()) {  // the tail frees its output VC: those that asked for it ask again
                 ov.owner = Ov::free;
                 if (ov.waiters.any()) [[unlikely]]
-                    release(v, ov, r, now);
+                    release(pv, ov, r, now);
             }
         } else {
-            eject(v, r * v.per_node + (out - NV), f, now + time.exit + time.ejection);
+            eject(v, r * v.per_node + (out - NV), f, now + exit_eject);
         }
         if (!f.tail()) {
             vc.since = now + 1;
@@ -311,12 +355,12 @@ struct StageModel {
             return;
         }
         vc.state = StageState::idle;
-        if (more) next_head(v, r, l, now);
+        if (more) next_head(pv, r, l, now);
     }
 
     /// The input VCs that waited for output VC `ov` of router r ask again next cycle.
     [[gnu::noinline]] void release(const View& v, Ov& ov, std::uint32_t r, std::uint64_t now) const {
-        ov.waiters.for_each([&](std::uint32_t w) { v.va.push(now + 1, r * L + w); });
+        ov.waiters.for_each([&](std::uint32_t w) { v.va.push(now + 1, r * LP + w); });
         ov.waiters.clear();
     }
 
@@ -324,7 +368,7 @@ struct StageModel {
     /// left at `now`) is routed from now + head_turnaround, or, from a source queue,
     /// not before it has crossed the injection channel; then it asks for its output VC.
     [[gnu::noinline]] void next_head(const View& v, std::uint32_t r, std::uint32_t l, std::uint64_t now) {
-        StageVc& vc = v.vcs[std::size_t{r} * L + l];
+        StageVc& vc = v.vcs[std::size_t{r} * LP + l];
         std::uint64_t from = now + time.head_turnaround;
         std::uint32_t step;
         if (l < NV) {
@@ -332,15 +376,17 @@ struct StageModel {
         } else {
             const std::uint32_t id = queue_of(v, r, l).head;
             Pk& pk = v.live->packets[id];
-            write_route(v, pk, pk.choice());
+            write_route(v, pk, pk.choice(), now);
             step = pk.route[0].step;
             from = std::max(from, pk.created + time.injection);
             vc.front = Flit{id, 0, 0, pk.size == 1};
         }
-        vc.state = StageState::waiting;
-        vc.out = static_cast<std::uint16_t>(step);
         vc.since = from;
-        v.va.push(std::max(from + time.routing, now + 1), r * L + l);
+        route_head(vc, step);
+        if constexpr (adaptive) v.backlog[std::size_t{r} * NP + vc.port] += v.live->packets[vc.front.packet].size;
+        const std::uint64_t asks = std::max(from + time.routing, now + 1);
+        if (step < NV) v.va.push(asks, r * LP + l);
+        else v.sa.push(asks + time.vc_allocation, r * LP + l);  // bound for its terminal: no VC to ask for
     }
 
     // --- sinks ----------------------------------------------------------------------------------
@@ -410,15 +456,16 @@ struct StageModel {
             return;
         }
         queue.head = queue.tail = id;
-        write_route(v, pk, choice);
+        write_route(v, pk, choice, now - 1);  // before the wake kernel delivers this cycle's credits
         const std::uint32_t r = src / v.per_node, l = (P + src % v.per_node) * V + q;
-        StageVc& vc = v.vcs[std::size_t{r} * L + l];
+        StageVc& vc = v.vcs[std::size_t{r} * LP + l];
         vc.front = Flit{id, 0, 0, size == 1};
         vc.count = 1;
-        vc.state = StageState::waiting;
-        vc.out = pk.route[0].step;
         vc.since = now + time.injection;
-        v.va.push(now + time.injection + time.routing, r * L + l);
+        route_head(vc, pk.route[0].step);
+        if constexpr (adaptive) v.backlog[std::size_t{r} * NP + vc.port] += size;
+        if (vc.out < NV) v.va.push(now + time.injection + time.routing, r * LP + l);
+        else v.sa.push(now + time.injection + time.routing + time.vc_allocation, r * LP + l);
     }
 
     /// The source queue behind injection VC `l` of router r.
@@ -435,14 +482,16 @@ struct StageModel {
         return --queue.count != 0;
     }
 
-    [[gnu::always_inline]] void write_route(const View& v, Pk& pk, std::uint64_t choice) {
-        const std::size_t len = route(pk.src / v.per_node, pk.dst / v.per_node, choice, pk.route);
+    /// `seen`: the last cycle whose credits the wake kernel has delivered where the route is written.
+    [[gnu::always_inline]] void write_route(const View& v, Pk& pk, std::uint64_t choice, std::uint64_t seen) {
+        const std::size_t len = route(pk.src / v.per_node, pk.dst / v.per_node, choice, pk.route,
+                                      Occupancy{&v, seen, static_cast<std::int32_t>(v.depth)});
         pk.route_len = static_cast<std::uint8_t>(len);
         pk.route[len].step = static_cast<typename S::Step>(NV + pk.dst % v.per_node);  // out to its terminal
     }
 
     [[noreturn]] [[gnu::noinline]] static void overflow(std::uint32_t x) {
-        throw std::logic_error(detail::message("buffer overflow at node ", x / L, " port ", x % L / V, " vc ", x % V,
+        throw std::logic_error(detail::message("buffer overflow at node ", x / LP, " port ", x % LP / V, " vc ", x % V,
                                                ": the flow-control protocol let too many flits through"));
     }
 };

@@ -51,8 +51,13 @@ public:
         typename CycleLists<std::uint32_t>::View va, sa;
         std::uint32_t* bidding;  // routers with bids this cycle
         std::uint32_t* granted;  // output VCs granted in this cycle's VC allocation
-        std::uint64_t* sent;     // per channel: flits put on its link
         std::uint32_t ring, depth, per_node, queues_per;
+        std::uint32_t delay;     // every link's grant-to-arrival delay when they are all alike, else 0
+        // With adaptive routing (else empty): per router and port, the flits of the packets
+        // routed there and not yet sent; per output VC, the cycle from which the wake kernel
+        // would have seen its last credit back (its credit one cycle after the flit left).
+        std::uint32_t* backlog;
+        std::uint64_t* seen_from;
     };
 
     /// Every buffer empty, every sender with its credits, the wiring read from
@@ -60,24 +65,26 @@ public:
     /// allocation and traversal), `va_ahead` and `sa_ahead` the furthest a VC is
     /// listed ahead for VC allocation and for the switch.
     void reset(const Shape& shape, const Links& links, std::uint32_t buffer, std::uint32_t injection_queues,
-               std::uint64_t exit, std::uint64_t va_ahead, std::uint64_t sa_ahead) {
+               std::uint64_t exit, std::uint64_t va_ahead, std::uint64_t sa_ahead, bool adaptive = false) {
         routers_ = shape.routers;
         per_node_ = shape.per_node;
         queues_per_ = injection_queues;
         depth_ = buffer;
-        vcs_.assign(std::size_t{routers_} * S::L, StageVc{});
+        vcs_.assign(std::size_t{routers_} * S::LP, StageVc{});
         flits_.assign(std::size_t{routers_} * S::NV * (buffer - 1), Flit{0, 0, 0});
         Ov fresh;
         fresh.credits = static_cast<std::int32_t>(buffer);
-        ovs_.assign(std::size_t{routers_} * S::NV, fresh);
+        ovs_.assign(std::size_t{routers_} * S::NVP, fresh);
         rt_.assign(routers_, Router{});
         std::uint64_t longest = 1;
+        delay_ = none;
         for (std::size_t c = 0; c < std::size_t{routers_} * S::P; ++c) {
             if (links.connected(c)) {
                 const auto delay = static_cast<std::uint32_t>(exit + links.serialisation(c) - 1 + links.latency(c));
+                delay_ = delay_ == none || delay_ == delay ? delay : 0;
                 for (std::uint32_t vc = 0; vc < S::V; ++vc) {
-                    Ov& o = ovs_[c * S::V + vc];
-                    o.down = links.down(c) * S::L + links.down_port(c) * S::V + vc;
+                    Ov& o = ovs_[c / S::P * S::NVP + c % S::P * S::V + vc];
+                    o.down = links.down(c) * S::LP + links.down_port(c) * S::V + vc;
                     o.delay = delay;
                 }
                 longest = std::max<std::uint64_t>(longest, delay);
@@ -85,7 +92,7 @@ public:
             // Input port c's VCs return their credits to the output VCs of the channel feeding it.
             if (const std::uint32_t up = links.up(c); up != Links::none)
                 for (std::uint32_t vc = 0; vc < S::V; ++vc)
-                    vcs_[c / S::P * S::L + c % S::P * S::V + vc].up = up * S::V + vc;
+                    vcs_[c / S::P * S::LP + c % S::P * S::V + vc].up = up / S::P * S::NVP + up % S::P * S::V + vc;
         }
         packets_.clear();
         free_.clear();
@@ -97,14 +104,16 @@ public:
         sa_.reset(std::max<std::uint64_t>(sa_ahead, 1), vcs_.size());
         bidding_.assign(routers_, 0);
         granted_.assign(ovs_.size() + 1, 0);
-        sent_.assign(std::size_t{routers_} * S::P, 0);
+        if (delay_ == none) delay_ = 0;
+        backlog_.assign(adaptive ? std::size_t{routers_} * S::NP : 0, 0);
+        seen_from_.assign(adaptive ? ovs_.size() : 0, 0);
     }
 
     [[nodiscard]] View view() {
         live_ = Live{packets_.data(), free_.data(), static_cast<std::uint32_t>(free_.size())};
         return View{vcs_.data(), flits_.data(), ovs_.data(), rt_.data(), &live_, queues_.data(), deal_.data(),
                     held_.data(), arrivals_.view(), va_.view(), sa_.view(), bidding_.data(), granted_.data(),
-                    sent_.data(), depth_ - 1, depth_, per_node_, queues_per_};
+                    depth_ - 1, depth_, per_node_, queues_per_, delay_, backlog_.data(), seen_from_.data()};
     }
 
     /// More packet records (none was free): twice as many, the new ones free.
@@ -119,7 +128,12 @@ public:
     }
 
     /// Flits put on each channel's link so far.
-    [[nodiscard]] const std::vector<std::uint64_t>& sent() const { return sent_; }
+    [[nodiscard]] std::vector<std::uint64_t> sent() const {
+        std::vector<std::uint64_t> per_channel(std::size_t{routers_} * S::P, 0);
+        for (std::size_t c = 0; c < per_channel.size(); ++c)
+            for (std::uint32_t vc = 0; vc < S::V; ++vc) per_channel[c] += ovs_[c / S::P * S::NVP + c % S::P * S::V + vc].sent;
+        return per_channel;
+    }
     [[nodiscard]] std::uint32_t routers() const { return routers_; }
 
 private:
@@ -137,7 +151,9 @@ private:
     CycleLists<StageArrival> arrivals_;
     CycleLists<std::uint32_t> va_, sa_;
     std::vector<std::uint32_t> bidding_, granted_;
-    std::vector<std::uint64_t> sent_;
+    std::uint32_t delay_ = 0;
+    std::vector<std::uint32_t> backlog_;
+    std::vector<std::uint64_t> seen_from_;
     Live live_{};
 };
 
