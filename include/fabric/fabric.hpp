@@ -124,6 +124,7 @@
 #include <fabric/collective/timing.hpp>
 #include <fabric/collective/trees.hpp>
 #include <fabric/collective/verify.hpp>
+#include <fabric/collective/write.hpp>
 
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_credits.hpp>

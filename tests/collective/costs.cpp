@@ -116,7 +116,7 @@ TEST_CASE("composed: dimension-wise and multi-ported costs add their phases (Cha
 
 TEST_CASE("the critical path of a ring allreduce runs round the ring, one message a round") {
     const CollectiveGraph g = build(Operation::allreduce, Algorithm::ring, Shape::line(4), Size{4 * 64});
-    const NodeTimes t = model_times(g, model);
+    const ModelTimes t = model_times(g, model);
     const auto path = critical_path(g, t);
     CHECK(path.size() == 2 * 3);
     for (std::size_t k = 0; k + 1 < path.size(); ++k) CHECK(g.node(path[k]).peer == g.node(path[k + 1]).rank);

@@ -3,6 +3,8 @@
 // and their graphs keeping the law (collective/verify.hpp) on each.
 #include <doctest/doctest.h>
 
+#include <fabric/fabric.hpp>  // everything at once: the collectives' names beside every other layer's
+
 #include <fabric/collective/policies.hpp>
 #include <fabric/collective/verify.hpp>
 #include <fabric/topology/concentrated.hpp>

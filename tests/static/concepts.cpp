@@ -46,6 +46,7 @@ static_assert(!CollectiveOn<Allreduce<Multiported<>>, Torus<2>>);  // one termin
 static_assert(CollectiveOn<Broadcast<Hierarchical<Binomial>>, Dragonfly<>> &&
               CollectiveOn<Allreduce<Hierarchical<>>, PercsTopology>);
 static_assert(!CollectiveOn<Allreduce<Hierarchical<>>, Torus<2>>);
+static_assert(CollectiveOn<DimensionWiseSum, Torus<4>> && !CollectiveOn<DimensionWiseSum, PercsTopology>);
 static_assert(!CollectiveOn<int, Torus<4>>);
 
 // Traffic patterns.

@@ -25,8 +25,9 @@
 //   reduce      binomial             ceil(lg p) (alpha + n beta + n gamma)                 Thakur et al., reduce
 //               scatter + gather     2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma      Thakur et al., reduce
 //                                                                                       (Rabenseifner's)
-//               chain, k pieces      (p-1)(alpha + n/k (beta + gamma)) + (k-1) n/k beta    (a rank's reductions
-//                                                                                       of different pieces overlap)
+//               chain, k pieces      (p-1)(alpha + n/k (beta + gamma)) + (k-1) n/k max(beta, gamma)
+//                                                                                       (a rank's one CPU reduces
+//                                                                                       the pieces one at a time)
 //   alltoall    pairwise             (p-1) alpha + (p-1)/p n beta                          Thakur et al., all-to-all
 //               direct               alpha + (p-1)/p n beta (one round; the queue sends them back to back)
 //               Bruck                ceil(lg p) alpha + lg p n/2 beta                      Thakur et al., all-to-all
@@ -146,7 +147,7 @@ inline double cost(Operation op, Algorithm a, const Shape& shape, const Size& si
     const double k = size.segments;
     const double G = reducing(op) ? size.reduce_per_byte : 0;
     const double pieces_cost = m.alpha + m.message(n / k) + n / k * G;
-    if (a == chain) return p <= 1 ? 0 : (p - 1) * pieces_cost + (k - 1) * m.message(n / k);
+    if (a == chain) return p <= 1 ? 0 : (p - 1) * pieces_cost + (k - 1) * std::max(m.message(n / k), n / k * G);
     if (a == double_binary_tree) {
         if (p <= 1) return 0;
         const double h = floor_log2(p);  // up the tree and down: 2 h steps, then the pipeline's k - 1 more each way

@@ -49,6 +49,9 @@ struct Size {
     std::uint32_t segments = 1;     // pieces each message is cut into (pipelining)
     double reduce_per_byte = 0;     // gamma: cycles a reduction takes a byte (the endpoints' reduce_per_byte)
     std::uint32_t root = 0;         // a broadcast's or reduce's root rank
+    /// Every message this many bytes, whatever blocks it stands for (0: its blocks'
+    /// bytes): a schedule that sums as it goes, whose every message is one word.
+    std::uint64_t message_bytes = 0;
 };
 
 class CollectiveGraph {
@@ -122,7 +125,7 @@ public:
             n.rank = s.from;
             n.peer = s.to;
             n.bytes = bytes;
-            n.rail = lane.rail;
+            n.rail = lane.rail + lane.phases[p].rail(u, w.message);
         }
         n.tag = w.round;
         return n;
@@ -334,6 +337,8 @@ private:
         return size_.reduce_per_byte > 0 && phase.reduces(u) ? 2 : 1;
     }
     [[nodiscard]] std::uint64_t message_bytes(const Where& w) const {
+        if (const std::uint64_t all = size_.message_bytes; all > 0)
+            return all / size_.segments + (w.segment < all % size_.segments ? 1 : 0);
         const Placed& lane = lanes_[w.lane];
         const auto [p, u] = lane.phase_of(w.round);
         std::uint64_t bytes = 0;

@@ -124,6 +124,14 @@ concept RoundKernel = requires(const K& k, std::uint32_t t, std::uint64_t i, std
     { k.receive_rounds(r) } -> std::same_as<RoundSet>;
 };
 
+/// The rail (of its sender's) message i of round t goes by: a kernel's rail(t, i)
+/// where it sends by several (both directions of a line at once), else 0.
+template <RoundKernel K>
+[[nodiscard]] constexpr std::uint32_t rail_of(const K& k, std::uint32_t t, std::uint64_t i) {
+    if constexpr (requires { k.rail(t, i); }) return k.rail(t, i);
+    else return (void)k, (void)t, (void)i, 0;
+}
+
 // Arithmetic the kernels share.
 
 /// floor(log2 x), x >= 1.

@@ -35,7 +35,7 @@ namespace fabric::collective {
 
 /// Every kernel a phase can run.
 using Kernel = std::variant<RingReduceScatter, RingAllgather, ChainPipeline, RecursiveExchange, Circulant, BruckAlltoall,
-                            PairwiseAlltoall, DirectAlltoall, BinomialTree, InOrderTree>;
+                            PairwiseAlltoall, DirectAlltoall, BinomialTree, InOrderTree, LineAllgather>;
 
 /// The ranks as a grid: extents, dimension 0 fastest; grid point i is rank i unless
 /// a permutation is given (rank_at[i], for ranks placed out of the grid's order).
@@ -147,6 +147,11 @@ public:
         const Step s = std::visit([&](const auto& k) { return k.step(t, i % per); }, kernel());
         const std::uint64_t g = i / per;
         return {rank_of(g, s.from), rank_of(g, s.to)};
+    }
+    /// The rail (of its sender's, beyond the lane's) message i of round t goes by.
+    [[nodiscard]] std::uint32_t rail(std::uint32_t t, std::uint64_t i) const {
+        const std::uint64_t per = per_line(t);
+        return std::visit([&](const auto& k) { return rail_of(k, t, i % per); }, kernel());
     }
     /// The lane's blocks message i of round t carries (as block numbers of the lane).
     template <class F>

@@ -119,6 +119,88 @@ struct ChainPipeline {
     }
 };
 
-static_assert(RoundKernel<RingReduceScatter> && RoundKernel<RingAllgather> && RoundKernel<ChainPipeline>);
+/// An allgather that passes blocks both ways at once: round a ring in both
+/// directions (each block travelling at most ceil((m-1)/2) hops: the QCDOC SCU's
+/// doubled global sum), or along a line without its wraparound (a mesh's line: m - 1
+/// rounds, the blocks reaching both ends). Round t: rightwards, participant i passes
+/// on block i - t; leftwards, block i + t. Rightward messages are numbered first.
+/// A participant sends both ways in a round; by one rail its two messages queue, by
+/// two (`two_rails`) they go at once, as the SCU's links of two directions do.
+struct LineAllgather {
+    std::uint32_t m = 1;
+    bool wrap = true;
+    bool two_rails = false;  // leftward messages by a participant's second rail, so that both directions go at once
+
+    constexpr LineAllgather(std::uint32_t participants, bool ring, bool second_rail = false)
+        : m(participants), wrap(ring), two_rails(second_rail) {}
+
+    /// The rail (of its sender's) message i of round t goes by.
+    [[nodiscard]] constexpr std::uint32_t rail(std::uint32_t t, std::uint64_t i) const {
+        return two_rails && i >= right(t) ? 1 : 0;
+    }
+
+    [[nodiscard]] constexpr std::uint32_t participants() const { return m; }
+    [[nodiscard]] constexpr std::uint64_t blocks() const { return m; }
+    [[nodiscard]] constexpr std::uint32_t rounds() const { return wrap ? m / 2 : m - 1; }
+    [[nodiscard]] constexpr bool reduces(std::uint32_t) const { return false; }
+    /// Rightward and leftward messages of round t.
+    [[nodiscard]] constexpr std::uint64_t right(std::uint32_t t) const { return wrap ? m : m - 1 - t; }
+    [[nodiscard]] constexpr std::uint64_t left(std::uint32_t t) const {
+        return wrap ? (t < (m - 1) / 2 ? m : 0) : m - 1 - t;
+    }
+    [[nodiscard]] constexpr std::uint64_t messages(std::uint32_t t) const { return right(t) + left(t); }
+    [[nodiscard]] constexpr Step step(std::uint32_t t, std::uint64_t i) const {
+        const std::int64_t from = sender(t, i);
+        return {static_cast<std::uint32_t>(from), wrap ? wrap_of(from + (i < right(t) ? 1 : -1))
+                                                       : static_cast<std::uint32_t>(from + (i < right(t) ? 1 : -1))};
+    }
+    template <class F>
+    constexpr void for_each_block(std::uint32_t t, std::uint64_t i, F&& f) const {
+        const std::int64_t from = sender(t, i);
+        f(std::uint64_t{wrap_of(i < right(t) ? from - t : from + t)});
+    }
+    template <class F>
+    constexpr void for_each_send(std::uint32_t t, std::uint32_t x, F&& f) const {
+        if (wrap) {
+            f(std::uint64_t{x});
+            if (left(t) > 0) f(m + std::uint64_t{x});
+            return;
+        }
+        if (x >= t && x + 2 <= m) f(std::uint64_t{x - t});             // rightwards: t <= x <= m - 2
+        if (x >= 1 && x + t <= m - 1) f(right(t) + (x - 1));            // leftwards: 1 <= x <= m - 1 - t
+    }
+    template <class F>
+    constexpr void for_each_receive(std::uint32_t t, std::uint32_t x, F&& f) const {
+        if (wrap) {
+            f(std::uint64_t{wrap_of(std::int64_t{x} - 1)});
+            if (left(t) > 0) f(m + std::uint64_t{wrap_of(std::int64_t{x} + 1)});
+            return;
+        }
+        if (x >= 1 && x - 1 >= t && x + 1 <= m) f(std::uint64_t{x - 1 - t});  // from x - 1 rightwards
+        if (x + 2 <= m && x + 1 + t <= m - 1) f(right(t) + x);                 // from x + 1 leftwards
+    }
+    [[nodiscard]] constexpr RoundSet send_rounds(std::uint32_t x) const {
+        if (wrap) return RoundSet::interval(0, rounds());
+        const std::uint32_t r = x + 2 <= m ? x + 1 : 0, l = x >= 1 ? m - x : 0;
+        return RoundSet::interval(0, r > l ? r : l);
+    }
+    [[nodiscard]] constexpr RoundSet receive_rounds(std::uint32_t x) const {
+        if (wrap) return RoundSet::interval(0, rounds());
+        const std::uint32_t r = x, l = x + 2 <= m ? m - 1 - x : 0;
+        return RoundSet::interval(0, r > l ? r : l);
+    }
+
+private:
+    [[nodiscard]] constexpr std::uint32_t wrap_of(std::int64_t a) const { return wrap ? collective::wrap(a, m) : static_cast<std::uint32_t>(a); }
+    /// The sender of message i of round t.
+    [[nodiscard]] constexpr std::int64_t sender(std::uint32_t t, std::uint64_t i) const {
+        const std::uint64_t r = right(t);
+        if (wrap) return static_cast<std::int64_t>(i < r ? i : i - r);
+        return static_cast<std::int64_t>(i < r ? i + t : i - r + 1);
+    }
+};
+
+static_assert(RoundKernel<RingReduceScatter> && RoundKernel<RingAllgather> && RoundKernel<ChainPipeline> &&
+              RoundKernel<LineAllgather>);
 
 }  // namespace fabric::collective

@@ -6,7 +6,8 @@
 // ready and its rail has sent the messages ready before it (one port a rail, as
 // the one-ported model of Thakur et al. and a terminal's source queue have it),
 // has left b beta after it starts, and is delivered alpha + b beta after it
-// starts; a compute node ends its cycles after it is ready. That is the time the formulas of
+// starts; a compute node takes its rank's one CPU from when it is ready and the
+// CPU is free (as LogGOPSim and the dependency engine have it), for its cycles. That is the time the formulas of
 // collective/alpha_beta.hpp describe, so comparing the two checks that a graph is
 // the algorithm its formula is about, with no simulator in between; a flit-level
 // run then says what the network adds.
@@ -31,7 +32,7 @@ namespace fabric::collective {
 
 /// Per node: when it became ready, when it left its source (a message) and when it
 /// completed (delivered; a compute node's end).
-struct NodeTimes {
+struct ModelTimes {
     std::vector<double> ready, sent, done;
 
     [[nodiscard]] double finish() const {
@@ -46,9 +47,9 @@ struct NodeTimes {
 };
 
 template <workload::WorkloadGraph G>
-[[nodiscard]] NodeTimes model_times(const G& g, const AlphaBeta& m) {
+[[nodiscard]] ModelTimes model_times(const G& g, const AlphaBeta& m) {
     const std::uint64_t n = g.size();
-    NodeTimes t{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<double>(n, 0)};
+    ModelTimes t{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<double>(n, 0)};
     std::vector<double> in(n, 0);  // the latest completion awaited so far
     std::vector<std::uint32_t> left(n);
     for (std::uint64_t i = 0; i < n; ++i) left[i] = g.predecessors(i);
@@ -61,6 +62,7 @@ template <workload::WorkloadGraph G>
     };
     g.for_each_root(push);
     std::vector<std::vector<double>> rail_free(g.ranks());  // per rank and rail: when its last message has left
+    std::vector<double> cpu_free(g.ranks(), 0);             // per rank: when its last computation ended
     while (!ready.empty()) {
         const double at = ready.top().first;
         const std::uint64_t i = ready.top().second;
@@ -75,7 +77,7 @@ template <workload::WorkloadGraph G>
             rails[x.rail] = t.sent[i] = start + wire;
             t.done[i] = start + m.alpha + wire;
         } else {
-            t.sent[i] = t.done[i] = at + static_cast<double>(x.cycles);
+            cpu_free[x.rank] = t.sent[i] = t.done[i] = std::max(at, cpu_free[x.rank]) + static_cast<double>(x.cycles);
         }
         g.for_each_successor(i, [&](std::uint64_t s, workload::Completion c) {
             in[s] = std::max(in[s], t.completion(i, c));
@@ -87,7 +89,7 @@ template <workload::WorkloadGraph G>
 
 /// The chain of nodes that set the finish, first to last (see the top of the file).
 template <workload::WorkloadGraph G>
-[[nodiscard]] std::vector<std::uint64_t> critical_path(const G& g, const NodeTimes& t) {
+[[nodiscard]] std::vector<std::uint64_t> critical_path(const G& g, const ModelTimes& t) {
     const std::uint64_t n = g.size();
     if (n == 0) return {};
     // Each node's predecessor whose awaited completion came last.
