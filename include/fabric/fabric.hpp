@@ -100,6 +100,8 @@
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/analytic/apenet_host.hpp>
+#include <fabric/sim/analytic/gf11_performance.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 
 #include <fabric/sim/presets/apenet.hpp>
