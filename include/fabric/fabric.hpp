@@ -73,7 +73,12 @@
 #include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>
 
+#include <fabric/workload/endpoints.hpp>
+#include <fabric/workload/goal.hpp>
 #include <fabric/workload/graph.hpp>
+#include <fabric/workload/matching.hpp>
+#include <fabric/workload/placement.hpp>
+#include <fabric/workload/text.hpp>
 
 #include <fabric/composition.hpp>
 
@@ -95,6 +100,8 @@
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/analytic/apenet_host.hpp>
+#include <fabric/sim/analytic/gf11_performance.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 
 #include <fabric/sim/presets/apenet.hpp>

@@ -196,8 +196,8 @@ TEST_CASE("random schemes (Tables I-III): the paper's value within our spread ov
 // bottleneck"; "we disabled the accounting for the load due to the middle L-hop in
 // our program. We found that bottleneck shifted to a different type of link". Every
 // deterministic cell of Table III at n_d >= 4 whose bottleneck is LL, with the middle
-// L hop uncounted: the bottleneck moves to LR or D (DEF 8: 103 -> LR 107; DRW SEQ 4:
-// 128 -> D 142; the others to LR 183), and the throughput does not fall. SN SEQ at
+// L hop uncounted: the bottleneck moves to LR or D (DEF 8 and 16: 103 and 64 -> LR 107; DRW SEQ 4:
+// 128 -> D 142; DRW SEQ 8, 16 and SN SEQ 4, 16: to LR 183), and the throughput does not fall. SN SEQ at
 // n_d = 8, bound by LR (183), stays so: its LR load is the first and last L hops'.
 TEST_CASE("section VI.A: the middle L hop uncounted, Table III's LL bottlenecks shift to another class") {
     const Table table = tables().at(2);

@@ -18,11 +18,13 @@
 
 namespace fabric::cycle {
 
+/// `v`: the run's arrays (network.hpp) over `routers` routers.
 template <class S>
-std::optional<DeadlockReport> find_stage_deadlock(const StageNetwork<S>& net, const Links& links,
-                                                  const Watchdog& watchdog, std::uint64_t now, std::uint64_t buffered) {
-    constexpr std::uint32_t P = S::P, V = S::V, L = S::L, NV = S::NV;
-    const std::size_t count = net.vcs.size();
+std::optional<DeadlockReport> find_stage_deadlock(const typename StageNetwork<S>::View& net, std::uint32_t routers,
+                                                  const Links& links, const Watchdog& watchdog, std::uint64_t now,
+                                                  std::uint64_t buffered) {
+    constexpr std::uint32_t P = S::P, V = S::V, L = S::LP, NV = S::NV, NVP = S::NVP;
+    const std::size_t count = std::size_t{routers} * L;
     auto stuck = [&](std::size_t iv) { return net.vcs[iv].count != 0 && watchdog.stuck(net.vcs[iv].since, now); };
     bool any = false;
     for (std::size_t iv = 0; iv < count && !any; ++iv) any = stuck(iv);
@@ -32,12 +34,12 @@ std::optional<DeadlockReport> find_stage_deadlock(const StageNetwork<S>& net, co
         if (!stuck(iv)) continue;
         const StageVc& v = net.vcs[iv];
         if (v.out >= NV) continue;  // bound for a terminal: never waits on another VC
-        const std::size_t r = iv / L, o = r * NV + v.out;
+        const std::size_t r = iv / L, o = r * NVP + v.out;
         std::size_t target = none;
-        if (v.state == StageState::waiting && net.ovs[o].owner != StageOutVc<L>::free) {
+        if (v.state == StageState::waiting && net.ovs[o].owner != StageOutVc<S::L>::free) {
             target = r * L + net.ovs[o].owner;
         } else if (v.state == StageState::active && net.ovs[o].credits <= 0) {
-            target = net.wires[r * P + v.out / V].down_vc + v.out % V;
+            target = net.ovs[o].down;
         }
         if (target != none && stuck(target)) {
             edges.push_back(static_cast<std::uint32_t>(iv));

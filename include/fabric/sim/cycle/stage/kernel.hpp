@@ -39,15 +39,18 @@ public:
     using R = typename Fab::routing_type;
     using F = typename Fab::flow_type;
     using S = StaticShape<T>;
-    using Model = StageModel<S>;
-    using Pk = typename Model::Pk;
+    struct Route;
+    using Model = StageModel<S, Route>;
+    using Pk = StagePacket<S>;
 
     /// Whether the fabric type and allocator are of the kind this kernel models:
     /// credits of one per freed slot on unframed links, the separable allocator,
     /// routes written at the source from the pair alone.
     static constexpr bool kind = std::is_same_v<A, SeparableSwitch> && flow_traits<F>::returns_unit_credits &&
                                  !flow_traits<F>::framed && flow_traits<F>::protocol_flits == 0 &&
-                                 !AdaptiveRouting<R, T> && S::NP <= 64;
+                                 (!AdaptiveRouting<R, T> || (SourceAdaptive<R, T> && !HopAdaptive<R, T> &&
+                                                             reads_source_router_only<R>())) &&
+                                 S::NP <= 64;
 
     /// Whether this kernel models a run of `cfg` over `links`, with no link set to
     /// fail, err or carry side-band words (`plain`), routes of up to `max_hops`.
@@ -70,19 +73,24 @@ public:
     template <class Sampler>
     static CycleResult run(const Fab& fab, const CycleConfig& cfg, const Shape& shape, const Links& links,
                            std::uint64_t source_cap, const Sampler& sampler, std::span<const OfferedLoad> loads) {
-        Model m;
         Observer obs;
         obs.classes.configure(cfg.class_priority);
         obs.reset(cfg, shape.terminals);
-        m.obs = &obs;
-        m.window = &cfg;
-        m.node_statistics = cfg.node_statistics;
         const PipelineDelays& pd = cfg.pipeline;
-        m.time = {pd.routing, pd.vc_allocation, std::uint64_t{pd.switch_allocation} + pd.switch_traversal,
-                  cfg.head_turnaround, cfg.injection_latency, cfg.ejection_latency};
-        m.net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, m.time.exit,
-                    std::max(m.time.head_turnaround, m.time.injection) + m.time.routing + 1, m.time.vc_allocation + 1);
-        Route route{&fab};
+        const StageTiming time{pd.routing, pd.vc_allocation, std::uint64_t{pd.switch_allocation} + pd.switch_traversal,
+                               cfg.head_turnaround, cfg.injection_latency, cfg.ejection_latency};
+        StageNetwork<S> net;
+        net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, time.exit,
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  Route::adaptive);
+        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection};
+        const typename Model::View v = net.view();
+        typename StageNetwork<S>::Live& live = *v.live;
+        // Flits put on links and ejected in the window, counted as differences of running
+        // counts taken where the window's first and last moves end (a move at `now` puts
+        // its flit on the link at now + exit and ejects it at now + exit + ejection).
+        WindowCount on_links(cfg, time.exit), ejected(cfg, time.exit + time.ejection);
         Watchdog watchdog;
         watchdog.reset(cfg.watchdog);
         Random rng(cfg.seed);
@@ -101,8 +109,8 @@ public:
                 [&](std::uint32_t n) {
                     const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
                     const std::uint32_t size = sizes.draw(rng);
-                    if (!cfg.source_queue_packets || held(m, n) < cfg.source_queue_packets)
-                        return m.create(n, dst, size, now, rng, route);
+                    if (!cfg.source_queue_packets || v.held[n] < cfg.source_queue_packets)
+                        return m.create(v, n, dst, size, now, rng);
                     res.flits_refused += size;  // refused: the terminal's source queues are full
                     if (!cfg.in_window(now)) return;
                     res.flits_refused_in_window += size;
@@ -111,10 +119,12 @@ public:
                         res.nodes[n].flits_refused += size;
                     }
                 });
-            m.arrive(now);
-            m.allocate_vcs(now);
-            m.collect_bids(now);
-            m.grant_bids(now, [&](std::uint32_t r, std::uint32_t l) { m.move(r, l, now, route); });
+            m.arrive(v, now);
+            m.allocate_vcs(v, now);
+            m.collect_bids(v, now);
+            m.grant_bids(v, now);
+            on_links.after(now, [&] { return net.sent(); });
+            ejected.after(now, [&] { return res.flits_ejected; });
             const bool watchdog_looks = watchdog.due();
             if (cfg.on_progress && (now & 0x3fff) == 0) {
                 const auto t = std::chrono::steady_clock::now();
@@ -125,35 +135,43 @@ public:
             }
             const bool measured_in = res.measured_packets == res.measured_delivered;
             if (now + 1 >= window_end && measured_in) break;
-            if (now + 1 >= stop || (now >= window_end && m.net.queued > queue_bound)) {
+            if (now + 1 >= stop || (now >= window_end && live.queued > queue_bound)) {
                 res.drained = measured_in;
                 break;
             }
-            if (m.net.queued >= source_cap) {  // the memory limit: stop rather than grow
+            if (live.queued >= source_cap) {  // the memory limit: stop rather than grow
                 res.source_limit_reached = true;
                 res.drained = false;
                 break;
             }
-            if (watchdog_looks && m.net.buffered > 0) {
-                if (auto report = find_stage_deadlock(m.net, links, watchdog, now, m.net.buffered)) {
+            if (watchdog_looks && live.buffered > 0) [[unlikely]] {
+                if (auto report = find_stage_deadlock<S>(v, net.routers(), links, watchdog, now, live.buffered)) {
                     res.deadlock = std::move(report);
                     res.drained = false;
                     break;
                 }
             }
         }
-        res.flits_in_flight = m.net.in_flight + m.net.buffered;
-        return finish(cfg, shape, obs, m.net.sent, now + 1);
+        res.flits_in_flight = live.in_flight + live.buffered;
+        res.flits_ejected_in_window = ejected.in_window(res.flits_ejected);
+        return finish(cfg, shape, obs, on_links.in_window(net.sent()), now + 1);
     }
 
-private:
-    /// The routing policy's route into a packet's steps.
+    /// The routing policy's route into a packet's steps; an adaptive one reads the
+    /// source router's queues (`net`: occupancy(node, port)).
     struct Route {
         const Fab* fab;
-        template <class Out>
+        static constexpr bool adaptive = AdaptiveRouting<R, T>;
+        template <class Out, class Net>
         [[gnu::always_inline]] std::size_t operator()(std::uint32_t src, std::uint32_t dst, std::uint64_t choice,
-                                                      Out* out) const {
-            if constexpr (requires { fab->routing().select_route(fab->topology(), NodeId{}, NodeId{}, choice, out); }) {
+                                                      Out* out, const Net& net) const {
+            if constexpr (adaptive) {
+                Hop hops[Pk::capacity];
+                const std::size_t len =
+                    fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, hops, net);
+                for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
+                return len;
+            } else if constexpr (requires { fab->routing().select_route(fab->topology(), NodeId{}, NodeId{}, choice, out); }) {
                 return fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, out);
             } else {
                 Hop hops[Pk::capacity];
@@ -164,13 +182,44 @@ private:
         }
     };
 
-    /// Packets waiting in the source queues of terminal t.
-    static std::uint32_t held(const Model& m, std::uint32_t t) {
-        std::uint32_t n = 0;
-        for (std::uint32_t q = 0; q < m.net.queues; ++q)
-            n += static_cast<std::uint32_t>(m.net.source[std::size_t{t} * m.net.queues + q].size());
-        return n;
-    }
+private:
+    /// A running count (or a list of them) and how much of it fell in the measurement
+    /// window, for events `delay` cycles after the moves that count them: the count
+    /// where the moves before the window end and where the window's last moves end.
+    class WindowCount {
+    public:
+        WindowCount(const MethodSettings& cfg, std::uint64_t delay)
+            : first_(cfg.warmup > delay ? cfg.warmup - delay : 0),
+              last_(cfg.warmup + cfg.measure > delay ? cfg.warmup + cfg.measure - delay : 0),
+              none_(cfg.warmup + cfg.measure <= delay) {}  // every such event comes after the window
+        /// At the end of cycle `now`: what `count()` is then, if that is a bound of the window.
+        template <class C>
+        void after(std::uint64_t now, C&& count) {
+            if (now + 1 == first_) [[unlikely]]
+                set(before_, count());
+            if (now + 1 == last_) [[unlikely]]
+                set(at_end_, count()), ended_ = true;
+        }
+        /// What of `count` (its value at the run's end) fell in the window.
+        [[nodiscard]] std::uint64_t in_window(std::uint64_t count) const {
+            if (none_) return 0;
+            return (ended_ ? at_end_[0] : count) - (before_.empty() ? 0 : before_[0]);
+        }
+        [[nodiscard]] std::vector<std::uint64_t> in_window(const std::vector<std::uint64_t>& count) const {
+            std::vector<std::uint64_t> d = ended_ ? at_end_ : count;
+            if (none_) d.assign(count.size(), 0);
+            for (std::size_t i = 0; i < before_.size() && !none_; ++i) d[i] -= before_[i];
+            return d;
+        }
+
+    private:
+        static void set(std::vector<std::uint64_t>& to, std::uint64_t count) { to.assign(1, count); }
+        static void set(std::vector<std::uint64_t>& to, const std::vector<std::uint64_t>& count) { to = count; }
+        std::uint64_t first_, last_;
+        bool none_;
+        std::vector<std::uint64_t> before_, at_end_;
+        bool ended_ = false;
+    };
 
     /// The figures derived once the run stops after `cycles` cycles (as run.hpp's finish_run).
     static CycleResult finish(const CycleConfig& cfg, const Shape& shape, Observer& obs,

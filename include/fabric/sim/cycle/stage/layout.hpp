@@ -3,10 +3,10 @@
 // channels V are constants of the topology and link types, so every per-router
 // index is arithmetic on constants and only the router count is a run-time size.
 //
-// Indices (as shape.hpp's, so that a deadlock report names the same channels):
-//   local VC   l = port * V + vc           (ports P .. P + TP - 1: terminals' injection)
-//   input VC   router * L + l              (L = (P + TP) * V)
-//   output VC  router * NV + port * V + vc (NV = P * V: network ports only)
+// Indices (shape.hpp's, with per-router strides rounded up to powers of two):
+//   local VC   l = port * V + vc            (ports P .. P + TP - 1: terminals' injection)
+//   input VC   router * LP + l              (LP: L = (P + TP) * V rounded up)
+//   output VC  router * NVP + port * V + vc (NVP: NV = P * V rounded up; network ports only)
 //   step       a route's hop as the output VC it takes within its router (port * V + vc),
 //              or NV + t: out to the router's terminal t (the route's last step)
 #pragma once
@@ -71,6 +71,9 @@ struct StaticShape {
     static constexpr std::uint32_t NP = P + TP;  // switch ports: links and terminals
     static constexpr std::uint32_t L = NP * V;   // input VCs a router
     static constexpr std::uint32_t NV = P * V;   // network output VCs a router
+    /// Strides of the input and output VCs' records per router: powers of two, so
+    /// that a VC's router and local index are a shift and a mask of its index.
+    static constexpr std::uint32_t LP = std::bit_ceil(L), NVP = std::bit_ceil(NV);
     static_assert(L < (1U << 15), "fabric: the cycle kernel numbers a router's input VCs in 15 bits");
     /// A route step: one byte where a router's output VCs and terminals fit.
     using Step = std::conditional_t<(NV + TP < 255), std::uint8_t, std::uint16_t>;
@@ -98,17 +101,19 @@ enum class StageState : std::uint16_t { idle, waiting, active };
 struct StageVc {
     Flit front{0, 0, 0};       // network VC: the front flit; source VC: its queue's front packet's next flit
     std::uint64_t since = 0;   // the cycle its front flit became the front (the watchdog's)
-    std::uint32_t spare = 0;
+    std::uint32_t up = none;   // a network VC: the output VC upstream that its credits go back to
     std::uint16_t count = 0;   // flits held (a source VC: 1 while its queue holds a packet)
     std::uint16_t head = 0;    // ring slot of the flit behind the front
     StageState state = StageState::idle;
     std::uint16_t out = 0;     // the step it asks for (waiting) or holds (active)
-    std::uint32_t pad = 0;
+    std::uint16_t port = 0;    // that step's output port
+    std::uint16_t pad = 0;
 };
 static_assert(sizeof(StageVc) == 32);
 
-/// An output VC of a network port (16 bytes): its holder, its VC allocator's
-/// round-robin pointer, the sender's credits, the input VCs waiting for it.
+/// An output VC of a network port (32 bytes for up to 64 input VCs a router): its
+/// holder, its VC allocator's round-robin pointer, the sender's credits, where its
+/// flits arrive and when, the flits it has sent, and the input VCs waiting for it.
 template <std::uint32_t L>
 struct StageOutVc {
     static constexpr std::uint16_t free = 0xffff;
@@ -116,7 +121,10 @@ struct StageOutVc {
     std::uint16_t owner = free;    // the local input VC holding it
     std::uint8_t pointer = 0;      // the VC allocator's: the asker nearest at or after it wins
     std::uint8_t credit_wait = 0;  // its holder bids again when a credit comes back
+    std::uint32_t down = none;     // the input VC its flits arrive at (router * LP + port * V + vc)
+    std::uint32_t delay = 0;       // a switch grant to the arrival: switch stages + serialisation - 1 + latency
     BitSet<L> waiters{};           // local input VCs that asked while it was held: they ask again when it is freed
+    std::uint64_t sent = 0;        // flits put on its link
 };
 
 /// A router's switch state: the bids of this cycle, the separable allocator's pointers.
@@ -127,13 +135,9 @@ struct StageRouter {
     std::uint8_t out_rr[NP]{};  // per output port: the input port nearest at or after it wins
 };
 
-/// A network port's wiring: where a flit sent on it arrives, whose credits a flit
-/// leaving its input frees, and how long a flit takes to arrive once granted.
-struct StageWire {
-    std::uint32_t down_vc = none;  // the downstream input VC of VC 0 (router * L + port * V)
-    std::uint32_t up_ov = none;    // the upstream output VC of VC 0 feeding this input port (router * NV + port * V)
-    std::uint32_t delay = 0;       // grant to arrival: switch stages + serialisation - 1 + latency
-    std::uint32_t pad = 0;
+/// A terminal's source queue: its packets in order, linked through their records.
+struct StageQueue {
+    std::uint32_t head = none, tail = none, count = 0, pad = 0;
 };
 
 /// A flit due at an input VC; a head carries the step its route takes there.
@@ -157,7 +161,8 @@ struct alignas(64) StagePacket {
     std::uint16_t ejected = 0;
     std::uint8_t route_len = 0;
     std::uint8_t measured = 0;
-    static constexpr std::uint32_t capacity = (Bytes - 32) / sizeof(Step);  // steps: hops, then the terminal's
+    std::uint32_t next = none;   // the packet behind it in its source queue
+    static constexpr std::uint32_t capacity = (Bytes - 36) / sizeof(Step);  // steps: hops, then the terminal's
     Step route[capacity];       // before the route is written (behind others in a source queue): the choice
     [[nodiscard]] std::uint64_t choice() const {
         std::uint64_t c;
