@@ -7,7 +7,9 @@
 // the one-ported model of Thakur et al. and a terminal's source queue have it),
 // has left b beta after it starts, and is delivered alpha + b beta after it
 // starts; a compute node takes its rank's one CPU from when it is ready and the
-// CPU is free (as LogGOPSim and the dependency engine have it), for its cycles. That is the time the formulas of
+// CPU is free (as LogGOPSim and the dependency engine have it), for its cycles. (The engine also holds a send
+// until its rank's CPU is free, even with no overhead; the model does not, so the two differ where a rank's
+// sends and reductions overlap: a pipelined reduce, tests/collective/runs.cpp.) That is the time the formulas of
 // collective/alpha_beta.hpp describe, so comparing the two checks that a graph is
 // the algorithm its formula is about, with no simulator in between; a flit-level
 // run then says what the network adds.
