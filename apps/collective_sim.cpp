@@ -1,0 +1,240 @@
+// A collective at flit level (CycleSimulator::run_workload) beside its alpha-beta
+// cost, in nccl-tests' terms: one row a size with the simulated cycles, algbw and
+// busbw (bytes a cycle; busbw = algbw x 2(p-1)/p for an allreduce, (p-1)/p for an
+// allgather, reduce-scatter or all-to-all, 1 for a broadcast or reduce), the
+// alpha-beta prediction and the ratio of the two. Alpha and beta are fitted from
+// two single-message runs (one flit, then two) from rank 0 to rank 1, as
+// tests/collective/runs.cpp does: where nothing contends the ratio is 1 exactly.
+//
+//   collective_sim --collective allreduce --algorithm ring --bytes 64KiB,1MiB --dims 8
+//   collective_sim --topology fattree --k 4 --levels 2 --collective alltoall --algorithm pairwise --bytes 4KiB
+//
+// Options and configuration files: apps/common/tool.hpp; docs/collectives.md.
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fabric/collective/algorithms.hpp>
+#include <fabric/collective/alpha_beta.hpp>
+#include <fabric/collective/policies.hpp>
+#include <fabric/collective/shapes.hpp>
+#include <fabric/composition.hpp>
+#include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/fat_tree.hpp>
+#include <fabric/sim/cycle.hpp>
+#include <fabric/topology/fat_tree.hpp>
+#include <fabric/topology/torus.hpp>
+#include <fabric/workload/graph.hpp>
+
+#include "common/tool.hpp"
+
+namespace {
+using namespace fabric;
+using collective::Algorithm;
+using collective::Operation;
+
+struct Settings : fabric_apps::Common {
+    std::string topology = "torus";
+    std::vector<std::uint32_t> dims{8};  // a ring of 8
+    std::uint32_t k = 4, levels = 2;     // a fat tree's arity and levels
+    std::string collective = "allreduce";
+    std::string algorithm = "ring";
+    std::string bytes = "64KiB";
+    std::uint32_t ranks = 0;  // 0: every terminal
+    std::uint32_t segments = 1;
+    std::uint32_t root = 0;
+    double reduce_per_byte = 0;
+    std::uint32_t flit_bytes = 16;
+    std::uint32_t link_latency = 1;
+
+    static fabric_apps::Options<Settings> options() {
+        using namespace fabric_apps;
+        using S = Settings;
+        std::vector<std::string> ops, algs;
+        for (const Operation op : collective::operations) ops.emplace_back(collective::name(op));
+        for (const Algorithm a : collective::algorithms) algs.emplace_back(collective::name(a));
+        Options<S> o{
+            option<S>(&S::topology, "--topology", "the network: a torus (--dims) or a fat tree (--k, --levels)",
+                      one_of({"torus", "fattree"})),
+            option<S>(&S::dims, "--dims", "a torus's extents, 1 to 3 of them (8: a ring of 8)",
+                      within<std::uint32_t>(2, 4096)),
+            option<S>(&S::k, "--k", "a fat tree's arity", within<std::uint32_t>(2, 16)),
+            option<S>(&S::levels, "--levels", "a fat tree's levels", within<std::uint32_t>(1, 6)),
+            option<S>(&S::collective, "--collective", "the operation", one_of(ops)),
+            option<S>(&S::algorithm, "--algorithm", "the algorithm (docs/collectives.md lists which does which)",
+                      one_of(algs)),
+            option<S>(&S::bytes, "--bytes", "sizes, comma-separated, each in bytes or with KiB, MiB or GiB "
+                      "(nccl-tests' size: an allreduce's whole vector)", Text{"SIZE[,SIZE...]"}),
+            option<S>(&S::ranks, "--ranks", "ranks, on terminals 0 to ranks - 1 (0: every terminal; a composed "
+                      "algorithm takes every terminal)", within<std::uint32_t>(0, 1U << 20)),
+            option<S>(&S::segments, "--segments", "pieces each message is cut into (pipelining)",
+                      within<std::uint32_t>(1, 1U << 16)),
+            option<S>(&S::root, "--root", "a broadcast's or reduce's root rank", within<std::uint32_t>(0, 1U << 20)),
+            option<S>(&S::reduce_per_byte, "--reduce-per-byte", "gamma: cycles a reduction takes a byte",
+                      within(0.0, 1e6)),
+            option<S>(&S::flit_bytes, "--flit-bytes", "bytes a flit carries", within<std::uint32_t>(1, 1U << 16)),
+            option<S>(&S::link_latency, "--link-latency", "every link's latency, cycles", within<std::uint32_t>(1, 1U << 16)),
+        };
+        for (auto& f : format_options<S>({"text", "csv", "json"})) o.push_back(std::move(f));
+        return o;
+    }
+};
+
+template <class E>
+E named(std::string_view what, const auto& all) {
+    for (const E e : all)
+        if (collective::name(e) == what) return e;
+    return all[0];  // (not reached: the option's words are these names)
+}
+
+/// "64KiB,1MiB,100": each a whole number of bytes, KiB, MiB or GiB.
+std::vector<std::uint64_t> sizes_of(const std::string& text) {
+    std::vector<std::uint64_t> out;
+    for (std::size_t start = 0;;) {
+        const std::size_t end = text.find(',', start);
+        std::string_view s = std::string_view(text).substr(start, end == std::string::npos ? std::string::npos : end - start);
+        std::uint64_t unit = 1;
+        for (const auto& [suffix, u] : {std::pair{"KiB", 1ULL << 10}, std::pair{"MiB", 1ULL << 20}, std::pair{"GiB", 1ULL << 30}})
+            if (s.ends_with(suffix)) {
+                unit = u;
+                s.remove_suffix(3);
+                break;
+            }
+        const auto n = fabric_apps::parse_number<std::uint64_t>(s, "--bytes");
+        detail::require(n <= (1ULL << 40) / unit, "--bytes: '", text, "' has a size past 1 TiB");
+        out.push_back(n * unit);
+        if (end == std::string::npos) return out;
+        start = end + 1;
+    }
+}
+
+struct Row {
+    std::uint64_t bytes = 0, cycles = 0;
+    double algbw = 0, busbw = 0, alpha_beta = 0, ratio = 0;
+};
+
+template <class Fab, class T>
+int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFile& out) {
+    const Operation op = named<Operation>(s.collective, collective::operations);
+    const Algorithm a = named<Algorithm>(s.algorithm, collective::algorithms);
+    detail::require(collective::supports(op, a), s.collective, " has no algorithm '", s.algorithm, "'; see "
+                    "docs/collectives.md for which does which");
+    detail::require(a != Algorithm::multiported, "--algorithm multiported needs ranks of 2d terminals a router "
+                    "(a Concentrated torus): not in this tool yet; use Allreduce<Multiported<>> from the library");
+    const std::uint32_t terminals = collective::rank_count(topo, {});
+    const bool composed = collective::composed(a);
+    detail::require(s.ranks <= terminals, "--ranks ", s.ranks, " is more than the ", terminals, " terminals");
+    detail::require(!composed || s.ranks == 0 || s.ranks == terminals, "--algorithm ", s.algorithm,
+                    " lays the ranks out on the topology: it takes every terminal; leave --ranks out");
+    const std::uint32_t p = s.ranks ? s.ranks : terminals;
+    detail::require(p >= 2, "a collective needs at least 2 ranks; got ", p);
+    detail::require(s.root < p, "--root ", s.root, " is not a rank (there are ", p, ")");
+    CycleConfig cfg;
+    cfg.flit_bytes = s.flit_bytes;
+    cfg.link_latency = s.link_latency;
+    // Alpha and beta from two single-message runs, rank 0 to rank 1.
+    std::uint64_t one[2];
+    for (const std::uint64_t flits : {1U, 2U}) {
+        workload::GraphBuilder b("one message");
+        b.add_message(0, 1, flits * s.flit_bytes);
+        CycleSimulator<Fab> sim(fab, cfg);
+        one[flits - 1] = sim.run_workload(b.build(p), {}).finish_cycle;
+    }
+    const double beta = static_cast<double>(one[1] - one[0]) / s.flit_bytes;
+    const collective::AlphaBeta model{static_cast<double>(one[0]) - s.flit_bytes * beta, beta,
+                                      static_cast<double>(s.flit_bytes)};
+    std::vector<Row> rows;
+    for (const std::uint64_t bytes : sizes_of(s.bytes)) {
+        const std::uint64_t n = op == Operation::barrier ? 0 : bytes;
+        const collective::Size size{n, s.segments, collective::reducing(op) ? s.reduce_per_byte : 0, s.root};
+        const CollectiveRequest req{.bytes = n, .segments = s.segments, .root = s.root,
+                                    .reduce_per_byte = size.reduce_per_byte};
+        const collective::Shape shape = composed ? collective::shape_of(topo, req, a) : collective::Shape::line(p);
+        const auto g = collective::build(op, a, shape, size);
+        double flits = 0;
+        for (workload::NodeIndex i = 0; i < g.size(); ++i)
+            if (const workload::Node x = g.node(i); x.is_message())
+                flits += static_cast<double>(std::max<std::uint64_t>(1, (x.bytes + s.flit_bytes - 1) / s.flit_bytes));
+        // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus), a few hops each.
+        fabric_apps::check_work(flits * 4, "flit-hops", 2e6);
+        CycleSimulator<Fab> sim(fab, cfg);
+        const WorkloadResult r = sim.run_workload(g, {});
+        if (!r.finished) {  // a deadlock, or a wait that never ends: say which ranks wait for what (status 3)
+            std::fprintf(stderr, "%s\n", r.report().c_str());
+            return 3;
+        }
+        Row row{bytes, r.finish_cycle};
+        row.algbw = r.finish_cycle ? static_cast<double>(bytes) / static_cast<double>(r.finish_cycle) : 0;
+        row.busbw = row.algbw * collective::bus_factor(op, p);
+        row.alpha_beta = collective::cost(op, a, shape, size, model);
+        row.ratio = row.alpha_beta > 0 ? static_cast<double>(r.finish_cycle) / row.alpha_beta : 0;
+        rows.push_back(row);
+    }
+    auto& o = out.stream();
+    if (s.format == "json") {
+        auto record = [&](const Row& row) {
+            return nlohmann::json{{"operation", s.collective}, {"algorithm", s.algorithm}, {"ranks", p},
+                                  {"bytes", row.bytes}, {"cycles", row.cycles}, {"algbw", row.algbw},
+                                  {"busbw", row.busbw}, {"alpha_beta", row.alpha_beta}, {"ratio", row.ratio}};
+        };
+        nlohmann::json j{{"alpha", model.alpha}, {"beta", model.beta}};
+        if (rows.size() == 1) j["collective"] = record(rows[0]);
+        else {
+            j["collectives"] = nlohmann::json::array();
+            for (const Row& row : rows) j["collectives"].push_back(record(row));
+        }
+        fabric_apps::write_json(o, j);
+        return 0;
+    }
+    if (s.format == "csv") {
+        fabric_apps::write_csv_provenance(o);
+        o << "operation,algorithm,ranks,bytes,cycles,algbw,busbw,alpha_beta,ratio\n";
+        for (const Row& row : rows)
+            o << s.collective << ',' << s.algorithm << ',' << p << ',' << row.bytes << ',' << row.cycles << ','
+              << row.algbw << ',' << row.busbw << ',' << row.alpha_beta << ',' << row.ratio << '\n';
+        return 0;
+    }
+    out.printf("%s by %s, %u ranks; alpha %.0f cycles, beta %g cycles a byte (two single-message runs)\n",
+               s.collective.c_str(), s.algorithm.c_str(), p, model.alpha, model.beta);
+    out.printf("%14s %12s %12s %12s %14s %8s\n", "bytes", "cycles", "algbw B/c", "busbw B/c", "alpha-beta", "ratio");
+    for (const Row& row : rows)
+        out.printf("%14llu %12llu %12.4f %12.4f %14.1f %8.4f\n", static_cast<unsigned long long>(row.bytes),
+                   static_cast<unsigned long long>(row.cycles), row.algbw, row.busbw, row.alpha_beta, row.ratio);
+    return 0;
+}
+
+template <std::size_t D>
+int on_torus(const Settings& s, fabric_apps::OutputFile& out) {
+    using T = Torus<D>;
+    std::array<std::uint32_t, D> extents{};
+    for (std::size_t d = 0; d < D; ++d) extents[d] = s.dims[d];
+    const T topo(extents);
+    const Fabric<T, DorTieSplit<>> fab{topo};
+    return run(s, fab, topo, out);
+}
+
+int simulate(const Settings& s, fabric_apps::OutputFile& out) {
+    if (s.topology == "fattree") {
+        using Ft = FatTree<16>;
+        const Ft topo(s.k, s.levels);
+        const Fabric<Ft, FatTreeNca> fab{topo};
+        return run(s, fab, topo, out);
+    }
+    switch (s.dims.size()) {
+    case 1: return on_torus<1>(s, out);
+    case 2: return on_torus<2>(s, out);
+    case 3: return on_torus<3>(s, out);
+    default: detail::require(false, "--dims: a torus of 1 to 3 dimensions; got ", s.dims.size());
+    }
+    return 2;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    return fabric_apps::run_tool<Settings>(
+        argc, argv, "collective_sim",
+        "a collective at flit level beside its alpha-beta cost: cycles, algbw, busbw (nccl-tests' factors), ratio.",
+        simulate);
+}
