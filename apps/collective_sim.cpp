@@ -8,6 +8,7 @@
 //
 //   collective_sim --collective allreduce --algorithm ring --bytes 64KiB,1MiB --dims 8
 //   collective_sim --topology fattree --k 4 --levels 2 --collective alltoall --algorithm pairwise --bytes 4KiB
+//   collective_sim --dims 8,8 --algorithm multiported --bytes 16MiB   (a rank a router, 2d terminals its rails)
 //
 // Options and configuration files: apps/common/tool.hpp; docs/collectives.md.
 #include <array>
@@ -24,6 +25,7 @@
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/fat_tree.hpp>
 #include <fabric/sim/cycle.hpp>
+#include <fabric/topology/concentrated.hpp>
 #include <fabric/topology/fat_tree.hpp>
 #include <fabric/topology/torus.hpp>
 #include <fabric/workload/graph.hpp>
@@ -115,17 +117,18 @@ struct Row {
     double algbw = 0, busbw = 0, alpha_beta = 0, ratio = 0;
 };
 
+/// Runs the collective on `topo`: every terminal a rank, or (rails > 1) every router a rank of `rails` terminals.
 template <class Fab, class T>
-int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFile& out) {
+int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFile& out, std::uint32_t rails = 1) {
     const Operation op = named<Operation>(s.collective, collective::operations);
     const Algorithm a = named<Algorithm>(s.algorithm, collective::algorithms);
     detail::require(collective::supports(op, a), s.collective, " has no algorithm '", s.algorithm, "'; see "
                     "docs/collectives.md for which does which");
-    detail::require(a != Algorithm::multiported, "--algorithm multiported needs ranks of 2d terminals a router "
-                    "(a Concentrated torus): not in this tool yet; use Allreduce<Multiported<>> from the library");
-    const std::uint32_t terminals = collective::rank_count(topo, {});
+    const CollectiveRequest placed{.rails = rails};
+    const std::uint32_t terminals = collective::rank_count(topo, placed);
     const bool composed = collective::composed(a);
-    detail::require(s.ranks <= terminals, "--ranks ", s.ranks, " is more than the ", terminals, " terminals");
+    detail::require(s.ranks <= terminals, "--ranks ", s.ranks, " is more than the ", terminals, rails > 1 ? " routers" :
+                    " terminals");
     detail::require(!composed || s.ranks == 0 || s.ranks == terminals, "--algorithm ", s.algorithm,
                     " lays the ranks out on the topology: it takes every terminal; leave --ranks out");
     const std::uint32_t p = s.ranks ? s.ranks : terminals;
@@ -134,13 +137,15 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
     CycleConfig cfg;
     cfg.flit_bytes = s.flit_bytes;
     cfg.link_latency = s.link_latency;
+    WorkloadOptions options;
+    if (rails > 1) options.placement = workload::RankPlacement::rails(p, rails);
     // Alpha and beta from two single-message runs, rank 0 to rank 1.
     std::uint64_t one[2];
     for (const std::uint64_t flits : {1U, 2U}) {
         workload::GraphBuilder b("one message");
         b.add_message(0, 1, flits * s.flit_bytes);
         CycleSimulator<Fab> sim(fab, cfg);
-        one[flits - 1] = sim.run_workload(b.build(p), {}).finish_cycle;
+        one[flits - 1] = sim.run_workload(b.build(p), options).finish_cycle;
     }
     const double beta = static_cast<double>(one[1] - one[0]) / s.flit_bytes;
     const collective::AlphaBeta model{static_cast<double>(one[0]) - s.flit_bytes * beta, beta,
@@ -150,7 +155,7 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
         const std::uint64_t n = op == Operation::barrier ? 0 : bytes;
         const collective::Size size{n, s.segments, collective::reducing(op) ? s.reduce_per_byte : 0, s.root};
         const CollectiveRequest req{.bytes = n, .segments = s.segments, .root = s.root,
-                                    .reduce_per_byte = size.reduce_per_byte};
+                                    .reduce_per_byte = size.reduce_per_byte, .rails = rails};
         const collective::Shape shape = composed ? collective::shape_of(topo, req, a) : collective::Shape::line(p);
         const auto g = collective::build(op, a, shape, size);
         double flits = 0;
@@ -160,7 +165,7 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
         // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus), a few hops each.
         fabric_apps::check_work(flits * 4, "flit-hops", 2e6);
         CycleSimulator<Fab> sim(fab, cfg);
-        const WorkloadResult r = sim.run_workload(g, {});
+        const WorkloadResult r = sim.run_workload(g, options);
         if (!r.finished) {  // a deadlock, or a wait that never ends: say which ranks wait for what (status 3)
             std::fprintf(stderr, "%s\n", r.report().c_str());
             return 3;
@@ -211,6 +216,14 @@ int on_torus(const Settings& s, fabric_apps::OutputFile& out) {
     std::array<std::uint32_t, D> extents{};
     for (std::size_t d = 0; d < D; ++d) extents[d] = s.dims[d];
     const T topo(extents);
+    if (s.algorithm == "multiported") {
+        // Sack and Gropp's multi-ported rank: the 2d terminals of one router, one a direction of each dimension.
+        using C = Concentrated<T, 2 * D>;
+        const std::uint32_t rails = 2 * collective::dimensions_of(topo);
+        const C multi(topo, rails);
+        const Fabric<C, DorTieSplit<>> fab{multi};
+        return run(s, fab, multi, out, rails);
+    }
     const Fabric<T, DorTieSplit<>> fab{topo};
     return run(s, fab, topo, out);
 }

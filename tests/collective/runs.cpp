@@ -272,4 +272,34 @@ TEST_CASE("under contention every byte arrives and no run beats the model") {
     }
 }
 
+TEST_CASE("multi-ported dimension-wise allreduce on a 4 x 4 torus: its cost to the cycle, 4x the single-ported ring") {
+    // Sack and Gropp: a rank of 2d ports runs 2d lanes of n/2d, each dimension-wise round its own rings its own
+    // way, so the bandwidth term falls 2d = 4 times. Ranks are routers of a 4 x 4 torus concentrated 4 a router, a
+    // terminal a rail; each lane's ring steps are one link, and the 4 lanes of a round take 4 different directions,
+    // so nothing contends and the run is the cost (collective/alpha_beta.hpp: the lanes side by side, each the
+    // dimension-wise cost of n/4: along x, 2(3)(alpha + n/16 beta), along y on n/16, 2(3)(alpha + n/64 beta)).
+    using T = Torus<2>;
+    using C = Concentrated<T, 4>;
+    const C quad(T({4, 4}), 4);
+    const Fabric<C, DorTieSplit<>> fab{quad};
+    const auto rails = workload::RankPlacement::rails(16, 4);
+    const AlphaBeta m = fit(fab, rails);
+    CHECK(m.alpha == 8);
+    const CollectiveRequest req{.bytes = 1 << 20, .rails = 4};
+    const auto g = Allreduce<Multiported<>>{}.graph(quad, req);
+    const Run multi = run(fab, g, rails, m);
+    const double formula = Allreduce<Multiported<>>{}.cost(quad, req, m);
+    CHECK(formula == 12 * 8 + 6 * (1 << 20) / 16.0 / 16 + 6 * (1 << 20) / 64.0 / 16);
+    CHECK(static_cast<double>(multi.result.finish_cycle) == formula);
+    // The single-ported ring over the same 16 ranks, one terminal of each router: at 1 MiB, at least 3.5x slower
+    // (the figure; Sack and Gropp's 2d = 4 is the limit).
+    std::vector<std::vector<std::uint32_t>> one(16);
+    for (std::uint32_t r = 0; r < 16; ++r) one[r] = {4 * r};
+    const Run ring = run(fab, collective::build(Operation::allreduce, Algorithm::ring, collective::Shape::line(16),
+                                                collective::Size{1 << 20}),
+                         workload::RankPlacement(one), m);
+    CHECK(static_cast<double>(ring.result.finish_cycle) >= 3.5 * static_cast<double>(multi.result.finish_cycle));
+    CHECK(static_cast<double>(ring.result.finish_cycle) <= 4.0 * static_cast<double>(multi.result.finish_cycle) * 1.01);
+}
+
 }  // namespace unit_runs
