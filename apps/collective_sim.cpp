@@ -24,6 +24,7 @@
 #include <fabric/composition.hpp>
 #include <fabric/routing/dimension_order.hpp>
 #include <fabric/routing/fat_tree.hpp>
+#include <fabric/routing/minimal_adaptive.hpp>
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/concentrated.hpp>
 #include <fabric/topology/fat_tree.hpp>
@@ -41,6 +42,7 @@ struct Settings : fabric_apps::Common {
     std::string topology = "torus";
     std::vector<std::uint32_t> dims{8};  // a ring of 8
     std::uint32_t k = 4, levels = 2;     // a fat tree's arity and levels
+    std::string routing = "dor";         // a torus's: dimension order, or minimal adaptive
     std::string collective = "allreduce";
     std::string algorithm = "ring";
     std::string bytes = "64KiB";
@@ -62,6 +64,8 @@ struct Settings : fabric_apps::Common {
                       one_of({"torus", "fattree"})),
             option<S>(&S::dims, "--dims", "a torus's extents, 1 to 3 of them (8: a ring of 8)",
                       within<std::uint32_t>(2, 4096)),
+            option<S>(&S::routing, "--routing", "a torus's routing: dimension order (ties split) or minimal "
+                      "adaptive (routing/minimal_adaptive.hpp)", one_of({"dor", "adaptive"})),
             option<S>(&S::k, "--k", "a fat tree's arity", within<std::uint32_t>(2, 16)),
             option<S>(&S::levels, "--levels", "a fat tree's levels", within<std::uint32_t>(1, 6)),
             option<S>(&S::collective, "--collective", "the operation", one_of(ops)),
@@ -216,6 +220,14 @@ int on_torus(const Settings& s, fabric_apps::OutputFile& out) {
     std::array<std::uint32_t, D> extents{};
     for (std::size_t d = 0; d < D; ++d) extents[d] = s.dims[d];
     const T topo(extents);
+    if (s.routing == "adaptive") {
+        detail::require(s.algorithm != "multiported", "--algorithm multiported runs under dimension order here; "
+                        "leave --routing out");
+        using A = KAryNCube<D, BasicLink<MinimalAdaptive::vcs_required<T>>, DynamicExtents, Boundary::wrap>;
+        const A adaptive(extents);
+        const Fabric<A, MinimalAdaptive> fab{adaptive};
+        return run(s, fab, adaptive, out);
+    }
     if (s.algorithm == "multiported") {
         // Sack and Gropp's multi-ported rank: the 2d terminals of one router, one a direction of each dimension.
         using C = Concentrated<T, 2 * D>;
@@ -230,6 +242,8 @@ int on_torus(const Settings& s, fabric_apps::OutputFile& out) {
 
 int simulate(const Settings& s, fabric_apps::OutputFile& out) {
     if (s.topology == "fattree") {
+        detail::require(s.routing == "dor", "--routing ", s.routing, ": a torus's routing; a fat tree routes by "
+                        "nearest common ancestors (leave --routing out)");
         using Ft = FatTree<16>;
         const Ft topo(s.k, s.levels);
         const Fabric<Ft, FatTreeNca> fab{topo};
