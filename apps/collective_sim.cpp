@@ -5,12 +5,15 @@
 // alpha-beta prediction and the ratio of the two. Alpha and beta are fitted from
 // two single-message runs (one flit, then two) from rank 0 to rank 1, as
 // tests/collective/runs.cpp does: where nothing contends the ratio is 1 exactly.
+// Beside them the busiest channel's flits a cycle, and with --critical-path the
+// chain of messages and reductions that set each finish.
 //
 //   collective_sim --collective allreduce --algorithm ring --bytes 64KiB,1MiB --dims 8
 //   collective_sim --topology fattree --k 4 --levels 2 --collective alltoall --algorithm pairwise --bytes 4KiB
 //   collective_sim --dims 8,8 --algorithm multiported --bytes 16MiB   (a rank a router, 2d terminals its rails)
 //
 // Options and configuration files: apps/common/tool.hpp; docs/collectives.md.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +55,7 @@ struct Settings : fabric_apps::Common {
     double reduce_per_byte = 0;
     std::uint32_t flit_bytes = 16;
     std::uint32_t link_latency = 1;
+    bool critical_path = false;
 
     static fabric_apps::Options<Settings> options() {
         using namespace fabric_apps;
@@ -83,6 +87,8 @@ struct Settings : fabric_apps::Common {
             option<S>(&S::flit_bytes, "--flit-bytes", "bytes a flit carries", within<std::uint32_t>(1, 1U << 16)),
             option<S>(&S::link_latency, "--link-latency", "every link's latency, cycles", within<std::uint32_t>(1, 1U << 16)),
         };
+        o.push_back(flag<S>(&S::critical_path, "--critical-path", "keep every node's times and give, for each size, "
+                            "the chain of messages and reductions that set its finish (text and JSON)"));
         for (auto& f : format_options<S>({"text", "csv", "json"})) o.push_back(std::move(f));
         return o;
     }
@@ -119,7 +125,26 @@ std::vector<std::uint64_t> sizes_of(const std::string& text) {
 struct Row {
     std::uint64_t bytes = 0, cycles = 0;
     double algbw = 0, busbw = 0, alpha_beta = 0, ratio = 0;
+    double busiest_link = 0;             // flits a cycle on the busiest channel, over the whole run
+    nlohmann::json path = nullptr;       // with --critical-path: its nodes, first to last
 };
+
+/// The chain of nodes that set a recorded run's finish (fabric::critical_path), as JSON.
+template <class G>
+nlohmann::json path_of(const G& g, const WorkloadResult& r) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const workload::NodeIndex i : critical_path(g, r)) {
+        const workload::Node x = g.node(i);
+        const cycle::NodeTimes& t = r.nodes[i];
+        if (x.is_message())
+            out.push_back({{"node", i}, {"kind", "message"}, {"rank", x.rank}, {"peer", x.peer}, {"bytes", x.bytes},
+                           {"ready", t.ready}, {"injected", t.injected}, {"delivered", t.delivered}});
+        else
+            out.push_back({{"node", i}, {"kind", "reduction"}, {"rank", x.rank}, {"cycles", x.cycles},
+                           {"ready", t.ready}, {"start", t.injected}, {"end", t.delivered}});
+    }
+    return out;
+}
 
 /// Runs the collective on `topo`: every terminal a rank, or (rails > 1) every router a rank of `rails` terminals.
 template <class Fab, class T>
@@ -136,6 +161,8 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
     detail::require(!composed || s.ranks == 0 || s.ranks == terminals, "--algorithm ", s.algorithm,
                     " lays the ranks out on the topology: it takes every terminal; leave --ranks out");
     const std::uint32_t p = s.ranks ? s.ranks : terminals;
+    detail::require(!s.critical_path || s.format != "csv", "--critical-path is written in text or JSON; CSV has one "
+                    "row a size");
     detail::require(p >= 2, "a collective needs at least 2 ranks; got ", p);
     detail::require(s.root < p, "--root ", s.root, " is not a rank (there are ", p, ")");
     CycleConfig cfg;
@@ -168,8 +195,13 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
                 flits += static_cast<double>(std::max<std::uint64_t>(1, (x.bytes + s.flit_bytes - 1) / s.flit_bytes));
         // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus), a few hops each.
         fabric_apps::check_work(flits * 4, "flit-hops", 2e6);
+        if (s.critical_path)
+            fabric_apps::check_memory(static_cast<double>(g.size()) * 2 * sizeof(cycle::NodeTimes),
+                                      "every node's times and predecessors, for --critical-path");
         CycleSimulator<Fab> sim(fab, cfg);
-        const WorkloadResult r = sim.run_workload(g, options);
+        WorkloadOptions run_options = options;
+        run_options.record_nodes = s.critical_path;
+        const WorkloadResult r = sim.run_workload(g, run_options);
         if (!r.finished) {  // a deadlock, or a wait that never ends: say which ranks wait for what (status 3)
             std::fprintf(stderr, "%s\n", r.report().c_str());
             return 3;
@@ -179,14 +211,19 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
         row.busbw = row.algbw * collective::bus_factor(op, p);
         row.alpha_beta = collective::cost(op, a, shape, size, model);
         row.ratio = row.alpha_beta > 0 ? static_cast<double>(r.finish_cycle) / row.alpha_beta : 0;
-        rows.push_back(row);
+        for (const double u : r.network.channel_utilisation) row.busiest_link = std::max(row.busiest_link, u);
+        if (s.critical_path) row.path = path_of(g, r);
+        rows.push_back(std::move(row));
     }
     auto& o = out.stream();
     if (s.format == "json") {
         auto record = [&](const Row& row) {
-            return nlohmann::json{{"operation", s.collective}, {"algorithm", s.algorithm}, {"ranks", p},
-                                  {"bytes", row.bytes}, {"cycles", row.cycles}, {"algbw", row.algbw},
-                                  {"busbw", row.busbw}, {"alpha_beta", row.alpha_beta}, {"ratio", row.ratio}};
+            nlohmann::json j{{"operation", s.collective}, {"algorithm", s.algorithm}, {"ranks", p},
+                             {"bytes", row.bytes}, {"cycles", row.cycles}, {"algbw", row.algbw},
+                             {"busbw", row.busbw}, {"alpha_beta", row.alpha_beta}, {"ratio", row.ratio},
+                             {"busiest_link", row.busiest_link}};
+            if (!row.path.is_null()) j["critical_path"] = row.path;
+            return j;
         };
         nlohmann::json j{{"alpha", model.alpha}, {"beta", model.beta}};
         if (rows.size() == 1) j["collective"] = record(rows[0]);
@@ -199,18 +236,35 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
     }
     if (s.format == "csv") {
         fabric_apps::write_csv_provenance(o);
-        o << "operation,algorithm,ranks,bytes,cycles,algbw,busbw,alpha_beta,ratio\n";
+        o << "operation,algorithm,ranks,bytes,cycles,algbw,busbw,alpha_beta,ratio,busiest_link\n";
         for (const Row& row : rows)
             o << s.collective << ',' << s.algorithm << ',' << p << ',' << row.bytes << ',' << row.cycles << ','
-              << row.algbw << ',' << row.busbw << ',' << row.alpha_beta << ',' << row.ratio << '\n';
+              << row.algbw << ',' << row.busbw << ',' << row.alpha_beta << ',' << row.ratio << ','
+              << row.busiest_link << '\n';
         return 0;
     }
     out.printf("%s by %s, %u ranks; alpha %.0f cycles, beta %g cycles a byte (two single-message runs)\n",
                s.collective.c_str(), s.algorithm.c_str(), p, model.alpha, model.beta);
-    out.printf("%14s %12s %12s %12s %14s %8s\n", "bytes", "cycles", "algbw B/c", "busbw B/c", "alpha-beta", "ratio");
+    out.printf("%14s %12s %12s %12s %14s %8s %8s\n", "bytes", "cycles", "algbw B/c", "busbw B/c", "alpha-beta",
+               "ratio", "busiest");
     for (const Row& row : rows)
-        out.printf("%14llu %12llu %12.4f %12.4f %14.1f %8.4f\n", static_cast<unsigned long long>(row.bytes),
-                   static_cast<unsigned long long>(row.cycles), row.algbw, row.busbw, row.alpha_beta, row.ratio);
+        out.printf("%14llu %12llu %12.4f %12.4f %14.1f %8.4f %8.4f\n", static_cast<unsigned long long>(row.bytes),
+                   static_cast<unsigned long long>(row.cycles), row.algbw, row.busbw, row.alpha_beta, row.ratio,
+                   row.busiest_link);
+    for (const Row& row : rows) {
+        if (row.path.is_null()) continue;
+        out.printf("critical path at %llu bytes (%zu nodes):\n", static_cast<unsigned long long>(row.bytes),
+                   row.path.size());
+        for (const nlohmann::json& n : row.path) {
+            const auto at = [&](const char* k) { return static_cast<unsigned long long>(n[k].get<std::uint64_t>()); };
+            if (n["kind"] == "message")
+                out.printf("  message rank %llu -> rank %llu, %llu bytes: ready %llu, delivered %llu\n", at("rank"),
+                           at("peer"), at("bytes"), at("ready"), at("delivered"));
+            else
+                out.printf("  reduction on rank %llu, %llu cycles: ready %llu, %llu to %llu\n", at("rank"),
+                           at("cycles"), at("ready"), at("start"), at("end"));
+        }
+    }
     return 0;
 }
 
