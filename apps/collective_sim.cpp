@@ -11,6 +11,7 @@
 //   collective_sim --collective allreduce --algorithm ring --bytes 64KiB,1MiB --dims 8
 //   collective_sim --topology fattree --k 4 --levels 2 --collective alltoall --algorithm pairwise --bytes 4KiB
 //   collective_sim --dims 8,8 --algorithm multiported --bytes 16MiB   (a rank a router, 2d terminals its rails)
+//   collective_sim --topology dragonfly --a 4 --h 2 --algorithm hierarchical --bytes 1MiB
 //
 // Options and configuration files: apps/common/tool.hpp; docs/collectives.md.
 #include <algorithm>
@@ -26,10 +27,12 @@
 #include <fabric/collective/shapes.hpp>
 #include <fabric/composition.hpp>
 #include <fabric/routing/dimension_order.hpp>
+#include <fabric/routing/dragonfly.hpp>
 #include <fabric/routing/fat_tree.hpp>
 #include <fabric/routing/minimal_adaptive.hpp>
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/concentrated.hpp>
+#include <fabric/topology/dragonfly.hpp>
 #include <fabric/topology/fat_tree.hpp>
 #include <fabric/topology/torus.hpp>
 #include <fabric/workload/graph.hpp>
@@ -46,6 +49,7 @@ struct Settings : fabric_apps::Common {
     std::vector<std::uint32_t> dims{8};  // a ring of 8
     std::uint32_t k = 4, levels = 2;     // a fat tree's arity and levels
     std::string routing = "dor";         // a torus's: dimension order, or minimal adaptive
+    std::uint32_t a = 4, h = 2;          // a dragonfly's routers a group and global ports a router
     std::string collective = "allreduce";
     std::string algorithm = "ring";
     std::string bytes = "64KiB";
@@ -64,8 +68,10 @@ struct Settings : fabric_apps::Common {
         for (const Operation op : collective::operations) ops.emplace_back(collective::name(op));
         for (const Algorithm a : collective::algorithms) algs.emplace_back(collective::name(a));
         Options<S> o{
-            option<S>(&S::topology, "--topology", "the network: a torus (--dims) or a fat tree (--k, --levels)",
-                      one_of({"torus", "fattree"})),
+            option<S>(&S::topology, "--topology", "the network: a torus (--dims), a fat tree (--k, --levels) or a "
+                      "dragonfly of a h + 1 groups (--a, --h; minimal routing)", one_of({"torus", "fattree", "dragonfly"})),
+            option<S>(&S::a, "--a", "a dragonfly's routers a group", within<std::uint32_t>(1, 32)),
+            option<S>(&S::h, "--h", "a dragonfly's global ports a router", within<std::uint32_t>(1, 32)),
             option<S>(&S::dims, "--dims", "a torus's extents, 1 to 3 of them (8: a ring of 8)",
                       within<std::uint32_t>(2, 4096)),
             option<S>(&S::routing, "--routing", "a torus's routing: dimension order (ties split) or minimal "
@@ -153,6 +159,14 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
     const Algorithm a = named<Algorithm>(s.algorithm, collective::algorithms);
     detail::require(collective::supports(op, a), s.collective, " has no algorithm '", s.algorithm, "'; see "
                     "docs/collectives.md for which does which");
+    // As the policy types have it at compile time (collective/policies.hpp): the dimension-wise forms on a torus,
+    // the hierarchical one on a dragonfly.
+    if (a == Algorithm::dimension_wise || a == Algorithm::multiported)
+        detail::require(collective::has_dimensions_v<T>, "--algorithm ", s.algorithm, " runs along the dimensions of "
+                        "a torus; on a dragonfly use hierarchical, on a fat tree a flat algorithm");
+    if (a == Algorithm::hierarchical)
+        detail::require(collective::has_groups_v<T>, "--algorithm hierarchical runs within a dragonfly's groups, then "
+                        "across them; on a torus use dimension-wise, on a fat tree a flat algorithm");
     const CollectiveRequest placed{.rails = rails};
     const std::uint32_t terminals = collective::rank_count(topo, placed);
     const bool composed = collective::composed(a);
@@ -295,6 +309,14 @@ int on_torus(const Settings& s, fabric_apps::OutputFile& out) {
 }
 
 int simulate(const Settings& s, fabric_apps::OutputFile& out) {
+    if (s.topology == "dragonfly") {
+        detail::require(s.routing == "dor", "--routing ", s.routing, ": a torus's routing; a dragonfly routes "
+                        "minimally here (leave --routing out)");
+        using Df = Dragonfly<>;
+        const Df topo(s.a, s.h);
+        const Fabric<Df, DragonflyMinimal> fab{topo};
+        return run(s, fab, topo, out);
+    }
     if (s.topology == "fattree") {
         detail::require(s.routing == "dor", "--routing ", s.routing, ": a torus's routing; a fat tree routes by "
                         "nearest common ancestors (leave --routing out)");
