@@ -31,6 +31,7 @@
 #include <fabric/collective/algorithms.hpp>
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
+#include <fabric/collective/scu_global.hpp>
 #include <fabric/collective/alpha_beta.hpp>
 #include <fabric/collective/policies.hpp>
 #include <fabric/collective/timing.hpp>
@@ -304,7 +305,7 @@ TEST_CASE("multi-ported dimension-wise allreduce on a 4 x 4 torus: its cost to t
     CHECK(static_cast<double>(ring.result.finish_cycle) <= 4.0 * static_cast<double>(multi.result.finish_cycle) * 1.01);
 }
 
-TEST_CASE("the seed collectives at flit level: the dimension-wise sum's closed form exactly, the CAU's difference") {
+TEST_CASE("the seed collectives at flit level: the dimension-wise and SCU sums' hop counts exactly, the CAU's difference") {
     // QCDOC's dimension-wise sum (dimension_sum.hpp): critical_path_hops() one-hop messages of one word, each a
     // flit (alpha 8, one flit 1 cycle: 9 cycles a hop), where the paper's assumption holds (nothing contends: a word
     // a link a step). So the flit-level run is the closed form times one hop's latency, to the cycle.
@@ -320,6 +321,25 @@ TEST_CASE("the seed collectives at flit level: the dimension-wise sum's closed f
         const Run r = run(fab, g, placement, m);
         CHECK(r.waited == 0);
         CHECK(r.result.finish_cycle == sum.critical_path_hops(torus) * 9);
+    }
+    // QCDOC's SCU global sum (scu_global.hpp, Boyle et al. section 2.2) as its graph, one word a message round each
+    // ring, dimension by dimension: hops(N) one-hop messages on the critical path, as the closed form counts them.
+    // The closed form's time is bit-serial pass-through (a word forwarded after 8 bits), which a network of whole
+    // flits does not model; its hop count is what carries over: the run takes hops(N) x 9 cycles, exactly.
+    {
+        const ScuGlobalSum sum(false);
+        using T = Torus<3>;
+        const std::vector<std::uint32_t> extents{4, 3, 2};
+        const Fabric<T, DorTieSplit<>> fab{T({4, 3, 2})};
+        const auto placement = workload::RankPlacement::identity(24);
+        const AlphaBeta m = fit(fab, placement);
+        const Run r = run(fab, sum.graph(extents), placement, m);
+        CHECK(r.waited == 0);
+        CHECK(r.result.finish_cycle == sum.hops(extents) * 9);
+        using R = Torus<1>;
+        const Fabric<R, DorTieSplit<>> ring{R({7})};
+        const Run seven = run(ring, sum.graph({7}), workload::RankPlacement::identity(7), m);
+        CHECK(seven.result.finish_cycle == sum.hops(std::vector<std::uint32_t>{7}) * 9);
     }
     // The PERCS CAU's reduction (cau.hpp) over 13 hubs, each on a leaf of a 16-ary 2-tree (every pair two links
     // apart, alpha 13): the paper's assumption (a hub's packets to its children leave at once) does not hold, the
