@@ -18,7 +18,10 @@
 // order is kept, but where that wait was the last a message had (a piece after the
 // piece before it, a root's sends one after the other) the engine, which readies a
 // successor of a leaving a cycle after it, starts it later than the CSV's run does:
-// GOAL is exact, the CSV the same run or an earlier one. A compute node, or a wait
+// the CSV gives the same run or an earlier one. GOAL keeps every dependency; its
+// run is the graph's to the cycle where no rank has two nodes ready for its CPU or
+// rail at once, and where one has, the engine serves them in node order, which the
+// GOAL reader numbers otherwise (tests/collective/readback.cpp gives both). A compute node, or a wait
 // for the leaving of a message from another terminal, has no row and is refused,
 // naming GOAL. Sources and destinations are terminals: rank r's rail k is
 // terminals[r][k] (by default rank r is terminal r).
