@@ -54,9 +54,10 @@ struct StageTiming {
 /// The phases of a cycle over a network of shape S (`View`: its arrays by pointer);
 /// `Route` writes a packet's route (route(src router, dst router, choice, steps)
 /// returns its hops).
-template <class S, class Route>
+template <class S, class A, class Route>
 struct StageModel {
-    using Net = StageNetwork<S>;
+    using Net = StageNetwork<S, A>;
+    using Switch = typename Net::Switch;
     using View = typename Net::View;
     using Pk = typename Net::Pk;
     using Ov = typename Net::Ov;
@@ -211,9 +212,8 @@ struct StageModel {
         v.live->n_bidding = bidding;
     }
 
-    /// Pass 2: per router with bids, the separable allocator's grants (a lone bid
-    /// wins at once, moving both pointers past it, as the allocator would); each
-    /// winner moves; the losers bid again next cycle.
+    /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
+    /// wins at once); each winner moves; the losers bid again next cycle.
     [[gnu::noinline]] void grant_bids(const View& pv, std::uint64_t now) {
         const View v = pv;
         const auto again = v.sa.slot(now + 1);
@@ -227,58 +227,25 @@ struct StageModel {
                 if ((bids & (bids - 1)) == 0) {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
-                    const std::uint32_t in = l / V;
-                    router.out_rr[v.vcs[r * LP + l].port] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
-                    router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(l % V, V));
+                    Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
                     move(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            separable(v, pv, r, now, again, wire);
+            contended(v, pv, r, now, again, wire);
         }
     }
 
-    /// The separable input-first allocator over a router's bids: per input port the
-    /// VC nearest at or after its pointer, per output port the input nearest at or
-    /// after its pointer; grants by increasing output port (switch_allocators.hpp).
-    [[gnu::always_inline]] void separable(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot again,
-                                          ArrivalSlot wire) {
-        static_assert(NP <= 64, "fabric: the stage-list kernel's separable allocator takes at most 64 ports");
+    /// A router with more than one bid: its allocator's grants move, the others bid again next cycle.
+    [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot again,
+                                     ArrivalSlot wire) {
         auto& router = v.rt[r];
-        const BitSet<L> bids = router.bids;
+        BitSet<L> lost = router.bids;
         router.bids.clear();
-        std::uint32_t vc_of[NP], out_of[NP], winner[NP];
-        std::uint64_t ins = 0, outs = 0;
-        const StageVc* const vcs = v.vcs + std::size_t{r} * LP;
-        bids.for_each([&](std::uint32_t l) {
-            const std::uint32_t in = l / V, vc = l % V;
-            const std::uint64_t bit = std::uint64_t{1} << in;
-            if ((ins & bit) &&
-                stage_detail::ahead(vc, router.in_rr[in], V) >= stage_detail::ahead(vc_of[in], router.in_rr[in], V))
-                return;
-            ins |= bit;
-            vc_of[in] = vc;
-            out_of[in] = vcs[l].port;
+        Switch::allocate(router.sw, lost, v.vcs + std::size_t{r} * LP, [&](std::uint32_t l) __attribute__((always_inline)) {
+            lost.reset(l);
+            move(v, pv, r, l, now, again, wire);
         });
-        for (std::uint64_t b = ins; b; b &= b - 1) {
-            const auto in = static_cast<std::uint32_t>(std::countr_zero(b));
-            const std::uint32_t out = out_of[in];
-            const std::uint64_t bit = std::uint64_t{1} << out;
-            if ((outs & bit) &&
-                stage_detail::ahead(in, router.out_rr[out], NP) >= stage_detail::ahead(winner[out], router.out_rr[out], NP))
-                continue;
-            outs |= bit;
-            winner[out] = in;
-        }
-        BitSet<L> lost = bids;
-        for (; outs; outs &= outs - 1) {
-            const auto out = static_cast<std::uint32_t>(std::countr_zero(outs));
-            const std::uint32_t in = winner[out], vc = vc_of[in];
-            router.out_rr[out] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
-            router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(vc, V));
-            lost.reset(in * V + vc);
-            move(v, pv, r, in * V + vc, now, again, wire);
-        }
         lost.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
 
