@@ -236,17 +236,50 @@ struct StageModel {
         }
     }
 
-    /// A router with more than one bid: its allocator's grants move, the others bid again next cycle.
+    /// A router with more than one bid (or, of more than 64 input VCs, any). Where it
+    /// has more than 8 switch ports, bids that share no input port and no output port
+    /// all win, each moving its allocator's pointers as a lone bid would (every
+    /// allocator here grants such a set whole); others go through the allocator. The
+    /// winners move by increasing output port (where an adaptive route read at a move
+    /// could see another's effects; else in any order), the losers bid again next cycle.
     [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot again,
-                                     ArrivalSlot wire) {
+                                          ArrivalSlot wire) {
         auto& router = v.rt[r];
-        BitSet<L> lost = router.bids;
+        BitSet<L> bids = router.bids;
         router.bids.clear();
-        Switch::allocate(router.sw, lost, v.vcs + std::size_t{r} * LP, [&](std::uint32_t l) __attribute__((always_inline)) {
-            lost.reset(l);
+        const StageVc* const vcs = v.vcs + std::size_t{r} * LP;
+        // With few ports the allocator costs less than this pass (on the tori; measured).
+        if constexpr (NP > 8 && NP <= 64) {
+            std::uint64_t ins = 0, outs = 0, clash = 0;
+            std::uint8_t by_out[NP];  // read only where `outs` has its bit
+            bids.for_each([&](std::uint32_t l) {
+                const std::uint64_t in = std::uint64_t{1} << (l / V), out = std::uint64_t{1} << vcs[l].port;
+                clash |= (ins & in) | (outs & out);
+                ins |= in;
+                outs |= out;
+                by_out[vcs[l].port] = static_cast<std::uint8_t>(l);
+            });
+            if (!clash) {
+                if constexpr (adaptive) {
+                    for (; outs; outs &= outs - 1) {
+                        const std::uint32_t l = by_out[std::countr_zero(outs)];
+                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        move(v, pv, r, l, now, again, wire);
+                    }
+                } else {
+                    bids.for_each([&](std::uint32_t l) {
+                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        move(v, pv, r, l, now, again, wire);
+                    });
+                }
+                return;
+            }
+        }
+        Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
+            bids.reset(l);
             move(v, pv, r, l, now, again, wire);
         });
-        lost.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
+        bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
 
     // --- moves ---------------------------------------------------------------------------------
