@@ -85,15 +85,19 @@ TEST_CASE("CycleLists: a list per cycle round a power-of-two horizon, pushed by 
     auto v = lists.view();
     v.push(5, 50);
     v.push(5, 51);
-    const auto slot = v.slot(6);
+    v.push(6, 59);
+    auto slot = v.slot(6);  // continues after 59; its count is the list's once done() writes it back
     slot.push(60);
+    CHECK(v.size(6) == 1);
+    slot.done();
     CHECK(v.size(5) == 2);
     CHECK(v.begin(5)[1] == 51);
     CHECK(v.size(9) == 2);  // cycle 9 shares cycle 5's slot
-    CHECK(v.size(6) == 1);
+    CHECK(v.size(6) == 2);
     v.clear(5);
     CHECK(v.size(5) == 0);
-    CHECK(v.begin(6)[0] == 60);
+    CHECK(v.begin(6)[0] == 59);
+    CHECK(v.begin(6)[1] == 60);
 }
 
 /// A router of NP ports and V VCs with bids `bids` (local VC -> output port): the

@@ -84,7 +84,7 @@ public:
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
                   Route::adaptive);
-        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection};
+        Model m{{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection}};
         const typename Model::View v = net.view();
         typename StageNetwork<S, A>::Live& live = *v.live;
         // Flits put on links and ejected in the window, counted as differences of running
@@ -154,7 +154,12 @@ public:
         }
         res.flits_in_flight = live.in_flight + live.buffered;
         res.flits_ejected_in_window = ejected.in_window(res.flits_ejected);
-        return finish(cfg, shape, obs, on_links.in_window(net.sent()), now + 1);
+        // Every move puts its flit on a link (counted in its output VC) or out to its
+        // terminal (counted as ejected): the moves are their sum, not counted a move.
+        const std::vector<std::uint64_t> sent = net.sent();
+        res.flit_moves = res.flits_ejected;
+        for (const std::uint64_t c : sent) res.flit_moves += c;
+        return finish(cfg, shape, obs, on_links.in_window(sent), now + 1);
     }
 
     /// The routing policy's route into a packet's steps; an adaptive one reads the

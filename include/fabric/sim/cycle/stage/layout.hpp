@@ -19,6 +19,7 @@
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/shape.hpp>
 
 namespace fabric::cycle {
 

@@ -76,9 +76,18 @@ struct StageSwitch<SeparableSwitch, S> {
         std::uint8_t in_rr[NP]{};   // per input port: the VC nearest at or after it is put forward
         std::uint8_t out_rr[NP]{};  // per output port: the input port nearest at or after it wins
     };
+    /// A pointer past the last port (or VC) picks as one at 0 would: `nearest` of a
+    /// mask of ports below NP finds none at or after NP and takes the lowest. So a
+    /// lone grant moves them on without the wrap where they fit below 64.
     [[gnu::always_inline]] static void lone(State& s, std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
-        s.out_rr[out] = stage_detail::next(in, NP);
-        s.in_rr[in] = stage_detail::next(vc, V);
+        if (in >= NP || out >= NP) __builtin_unreachable();  // a bid's ports are the router's
+        if constexpr (NP < 64) {
+            s.out_rr[out] = static_cast<std::uint8_t>(in + 1);
+            s.in_rr[in] = static_cast<std::uint8_t>(vc + 1);
+        } else {
+            s.out_rr[out] = stage_detail::next(in, NP);
+            s.in_rr[in] = stage_detail::next(vc, V);
+        }
     }
     /// grant(local) for each winner, by increasing output port; `vcs`: the router's input VCs.
     template <class Bids, class Grant>
