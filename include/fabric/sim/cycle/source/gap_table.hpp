@@ -51,7 +51,12 @@ public:
     /// Cycles from one success to the next, for a draw of the stream: 1 + a geometric number of failures.
     [[gnu::always_inline]] std::uint64_t draw(Random& rng) const {
         if (p_ >= 1) return 1;
-        const std::uint64_t m = rng.next() >> 11;  // the 53 bits Random::uniform() takes
+        return gap_for(rng.next() >> 11);  // the 53 bits Random::uniform() takes
+    }
+
+    /// The gap of the 53-bit draw `m`, from the table where it can.
+    [[gnu::always_inline]] std::uint64_t gap_for(std::uint64_t m) const {
+        if (p_ >= 1) return 1;
         if (p_ <= 0) return gap_of(m);
         std::size_t k = index_[m >> (53 - index_bits)];
         while (k < bound_.size() && m >= bound_[k]) ++k;
@@ -69,8 +74,10 @@ public:
         return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(static_cast<std::int64_t>(g)) + 1;
     }
     [[nodiscard]] double probability() const { return p_; }
-    /// Steps the table holds (draws past the last are answered by the expression).
+    /// Steps the table holds (draws past the last are answered by the expression), and
+    /// step k: the least draw whose gap exceeds k + 1.
     [[nodiscard]] std::size_t steps() const { return bound_.size(); }
+    [[nodiscard]] std::uint64_t step(std::size_t k) const { return bound_[k]; }
 
 private:
     static constexpr std::size_t max_steps = 4096;

@@ -19,8 +19,8 @@
 namespace fabric::cycle {
 
 /// `v`: the run's arrays (network.hpp) over `routers` routers.
-template <class S>
-std::optional<DeadlockReport> find_stage_deadlock(const typename StageNetwork<S>::View& net, std::uint32_t routers,
+template <class S, class View>
+std::optional<DeadlockReport> find_stage_deadlock(const View& net, std::uint32_t routers,
                                                   const Links& links, const Watchdog& watchdog, std::uint64_t now,
                                                   std::uint64_t buffered) {
     constexpr std::uint32_t P = S::P, V = S::V, L = S::LP, NV = S::NV, NVP = S::NVP;

@@ -40,13 +40,13 @@ public:
     using F = typename Fab::flow_type;
     using S = StaticShape<T>;
     struct Route;
-    using Model = StageModel<S, Route>;
+    using Model = StageModel<S, A, Route>;
     using Pk = StagePacket<S>;
 
     /// Whether the fabric type and allocator are of the kind this kernel models:
     /// credits of one per freed slot on unframed links, the separable allocator,
     /// routes written at the source from the pair alone.
-    static constexpr bool kind = std::is_same_v<A, SeparableSwitch> && flow_traits<F>::returns_unit_credits &&
+    static constexpr bool kind = stage_switch_v<A> && flow_traits<F>::returns_unit_credits &&
                                  !flow_traits<F>::framed && flow_traits<F>::protocol_flits == 0 &&
                                  (!AdaptiveRouting<R, T> || (SourceAdaptive<R, T> && !HopAdaptive<R, T> &&
                                                              reads_source_router_only<R>())) &&
@@ -79,14 +79,14 @@ public:
         const PipelineDelays& pd = cfg.pipeline;
         const StageTiming time{pd.routing, pd.vc_allocation, std::uint64_t{pd.switch_allocation} + pd.switch_traversal,
                                cfg.head_turnaround, cfg.injection_latency, cfg.ejection_latency};
-        StageNetwork<S> net;
+        StageNetwork<S, A> net;
         net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, time.exit,
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
                   Route::adaptive);
-        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection};
+        Model m{{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection}};
         const typename Model::View v = net.view();
-        typename StageNetwork<S>::Live& live = *v.live;
+        typename StageNetwork<S, A>::Live& live = *v.live;
         // Flits put on links and ejected in the window, counted as differences of running
         // counts taken where the window's first and last moves end (a move at `now` puts
         // its flit on the link at now + exit and ejects it at now + exit + ejection).
@@ -154,7 +154,12 @@ public:
         }
         res.flits_in_flight = live.in_flight + live.buffered;
         res.flits_ejected_in_window = ejected.in_window(res.flits_ejected);
-        return finish(cfg, shape, obs, on_links.in_window(net.sent()), now + 1);
+        // Every move puts its flit on a link (counted in its output VC) or out to its
+        // terminal (counted as ejected): the moves are their sum, not counted a move.
+        const std::vector<std::uint64_t> sent = net.sent();
+        res.flit_moves = res.flits_ejected;
+        for (const std::uint64_t c : sent) res.flit_moves += c;
+        return finish(cfg, shape, obs, on_links.in_window(sent), now + 1);
     }
 
     /// The routing policy's route into a packet's steps; an adaptive one reads the

@@ -19,6 +19,7 @@
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
 #include <fabric/sim/cycle/packet.hpp>
+#include <fabric/sim/cycle/shape.hpp>
 
 namespace fabric::cycle {
 
@@ -127,12 +128,11 @@ struct StageOutVc {
     std::uint64_t sent = 0;        // flits put on its link
 };
 
-/// A router's switch state: the bids of this cycle, the separable allocator's pointers.
-template <std::uint32_t L, std::uint32_t NP>
+/// A router's switch state: the bids of this cycle, its allocator's pointers (switch.hpp).
+template <std::uint32_t L, class SwitchState>
 struct StageRouter {
     BitSet<L> bids{};
-    std::uint8_t in_rr[NP]{};   // per input port: the VC nearest at or after it is put forward
-    std::uint8_t out_rr[NP]{};  // per output port: the input port nearest at or after it wins
+    SwitchState sw{};
 };
 
 /// A terminal's source queue: its packets in order, linked through their records.

@@ -16,11 +16,16 @@ namespace fabric::cycle {
 template <class Item>
 class CycleLists {
 public:
-    /// One cycle's list, to push to: a store and an increment.
+    /// One cycle's list, to push to through a phase: a store and an increment of a
+    /// count held in a register (a store of an item could otherwise be the count's,
+    /// read again at each push), written back by `done()` at the phase's end. While
+    /// a slot is open, nothing else pushes to its cycle's list.
     struct Slot {
         Item* items;
         std::uint32_t* size;
-        [[gnu::always_inline]] void push(const Item& x) const { items[(*size)++] = x; }
+        std::uint32_t n;
+        [[gnu::always_inline]] void push(const Item& x) { items[n++] = x; }
+        [[gnu::always_inline]] void done() const { *size = n; }
     };
     /// What the phases of a cycle use: the lists' storage by pointer.
     struct View {
@@ -36,7 +41,7 @@ public:
         [[gnu::always_inline]] std::uint32_t size(std::uint64_t cycle) const { return sizes[cycle & mask]; }
         [[gnu::always_inline]] void clear(std::uint64_t cycle) const { sizes[cycle & mask] = 0; }
         [[gnu::always_inline]] Slot slot(std::uint64_t cycle) const {
-            return Slot{items + (cycle & mask) * room, sizes + (cycle & mask)};
+            return Slot{items + (cycle & mask) * room, sizes + (cycle & mask), sizes[cycle & mask]};
         }
     };
 

@@ -36,78 +36,24 @@
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/observer.hpp>
-#include <fabric/sim/cycle/stage/network.hpp>
+#include <fabric/sim/cycle/stage/ends.hpp>
 
 namespace fabric::cycle {
 
-namespace stage_detail {
-constexpr std::uint32_t past(std::uint32_t x, std::uint32_t n) { return x + 1 == n ? 0 : x + 1; }
-/// How far x lies at or after pointer p on a ring of n.
-constexpr std::uint32_t ahead(std::uint32_t x, std::uint32_t p, std::uint32_t n) { return x >= p ? x - p : x + n - p; }
-}  // namespace stage_detail
-
-/// The delays of a router's pipeline and of the terminals' channels, in cycles.
-struct StageTiming {
-    std::uint64_t routing = 1, vc_allocation = 1, exit = 2, head_turnaround = 0, injection = 0, ejection = 0;
-};
-
-/// The phases of a cycle over a network of shape S (`View`: its arrays by pointer);
-/// `Route` writes a packet's route (route(src router, dst router, choice, steps)
-/// returns its hops).
-template <class S, class Route>
-struct StageModel {
-    using Net = StageNetwork<S>;
-    using View = typename Net::View;
-    using Pk = typename Net::Pk;
-    using Ov = typename Net::Ov;
-    using Slot = typename CycleLists<std::uint32_t>::Slot;
-    using ArrivalSlot = typename CycleLists<StageArrival>::Slot;
-    static constexpr std::uint32_t P = S::P, V = S::V, NP = S::NP, L = S::L, NV = S::NV, LP = S::LP, NVP = S::NVP;
-    static constexpr std::uint16_t granted_bit = 0x8000;
-
-    Net* net;
-    Route route;
-    StageTiming time;
-    Observer* obs;
-    const MethodSettings* window;
-    bool node_statistics;
-    std::uint64_t exit_eject;  // a grant to the ejection of its flit at the terminal: time.exit + time.ejection
-
-    /// Whether routes read the routers' queues (at the source: what occupancy.hpp's view gives the wake kernel).
-    static constexpr bool adaptive = Route::adaptive;
-
-    /// What an adaptive policy reads of router n's output port p, as the wake kernel's
-    /// PortOccupancy has it: the backlog routed there, and the flits its senders have
-    /// out (the buffer less their credits, a credit counted only from the cycle the wake
-    /// kernel delivers it: `seen` is the last cycle whose credits it has delivered).
-    struct Occupancy {
-        const View* v;
-        std::uint64_t seen;
-        std::int32_t buffer;
-        [[nodiscard]] std::uint32_t occupancy(NodeId n, PortId p) const {
-            std::uint32_t flits = v->backlog[std::size_t{n.value} * NP + p.value];
-            if (p.value < P)
-                for (std::uint32_t vc = 0; vc < V; ++vc) {
-                    const std::size_t o = std::size_t{n.value} * NVP + p.value * V + vc;
-                    const std::int32_t credits = v->ovs[o].credits - (v->seen_from[o] > seen ? 1 : 0);
-                    flits += static_cast<std::uint32_t>(buffer - credits);
-                }
-            return flits;
-        }
-    };
-
-    [[gnu::always_inline]] static std::uint32_t out_port(std::uint32_t step) {
-        return step < NV ? step / V : P + (step - NV);
-    }
-
-    /// A head at the front of `vc` takes route step `step`: it asks for that output VC,
-    /// or, bound for its terminal, holds the ejection port at once (it has no VC to
-    /// ask for: the wake kernel grants it at its VC allocation, with no other effect).
-    [[gnu::always_inline]] static void route_head(StageVc& vc, std::uint32_t step) {
-        vc.out = static_cast<std::uint16_t>(step);
-        vc.port = static_cast<std::uint16_t>(out_port(step));
-        vc.state = step < NV ? StageState::waiting : StageState::active;
-    }
+/// The phases of a cycle over a network of shape S (ends.hpp: the state they
+/// share, the sources and the sinks).
+template <class S, class A, class Route>
+struct StageModel : StageEnds<S, A, Route> {
+    using Base = StageEnds<S, A, Route>;
+    using typename Base::Switch;
+    using typename Base::View;
+    using typename Base::Pk;
+    using typename Base::Ov;
+    using typename Base::Slot;
+    using typename Base::ArrivalSlot;
+    using Base::P, Base::V, Base::NP, Base::L, Base::NV, Base::LP, Base::NVP, Base::granted_bit, Base::adaptive;
+    using Base::net, Base::route, Base::time, Base::obs, Base::window, Base::node_statistics, Base::exit_eject;
+    using Base::route_head, Base::eject, Base::queue_of, Base::pop_source, Base::write_route;
 
     // --- arrivals -------------------------------------------------------------------------
     /// The flits due at `now` enter their input VCs.
@@ -118,8 +64,8 @@ struct StageModel {
         v.arrivals.clear(now);
         v.live->in_flight -= n;
         v.live->buffered += n;
-        const auto asks = v.va.slot(now + time.routing), bids = v.sa.slot(now);
-        const auto ejects = v.sa.slot(now + time.routing + time.vc_allocation);
+        auto asks = v.va.slot(now + time.routing), bids = v.sa.slot(now);  // three lists: vc_allocation >= 1
+        auto ejects = v.sa.slot(now + time.routing + time.vc_allocation);
         const std::uint32_t depth = v.depth, ring = v.ring;
         for (const StageArrival* end = a + n; a != end; ++a) {
             StageVc& vc = v.vcs[a->vc];
@@ -145,6 +91,9 @@ struct StageModel {
             v.flits[(std::size_t{a->vc / LP} * NV + a->vc % LP) * ring + slot] = a->flit;
             ++vc.count;
         }
+        asks.done();
+        bids.done();
+        ejects.done();
     }
 
     // --- VC allocation ----------------------------------------------------------------------
@@ -153,7 +102,7 @@ struct StageModel {
         const std::uint32_t* x = v.va.begin(now);
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
-        const auto bids = v.sa.slot(now + time.vc_allocation);
+        auto bids = v.sa.slot(now + time.vc_allocation);
         std::uint32_t granted = 0;
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
@@ -184,6 +133,7 @@ struct StageModel {
             v.vcs[winner].state = StageState::active;
             bids.push(winner);
         }
+        bids.done();
     }
 
     // --- the switch ---------------------------------------------------------------------------
@@ -211,13 +161,15 @@ struct StageModel {
         v.live->n_bidding = bidding;
     }
 
-    /// Pass 2: per router with bids, the separable allocator's grants (a lone bid
-    /// wins at once, moving both pointers past it, as the allocator would); each
-    /// winner moves; the losers bid again next cycle.
+    /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
+    /// wins at once); each winner moves; the losers bid again next cycle.
     [[gnu::noinline]] void grant_bids(const View& pv, std::uint64_t now) {
         const View v = pv;
-        const auto again = v.sa.slot(now + 1);
-        const auto wire = v.arrivals.slot(now + v.delay);
+        // Nothing else of this phase pushes to these two lists: a next head asks at
+        // now + 1 at the earliest and bids vc_allocation >= 1 later; with links of
+        // unlike delays (v.delay 0) the arrivals go to the lists of their own cycles.
+        auto again = v.sa.slot(now + 1);
+        auto wire = v.arrivals.slot(now + v.delay);
         const std::uint32_t bidding = v.live->n_bidding;
         for (std::uint32_t i = 0; i < bidding; ++i) {
             const std::uint32_t r = v.bidding[i];
@@ -227,59 +179,61 @@ struct StageModel {
                 if ((bids & (bids - 1)) == 0) {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
-                    const std::uint32_t in = l / V;
-                    router.out_rr[v.vcs[r * LP + l].port] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
-                    router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(l % V, V));
+                    Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
                     move(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            separable(v, pv, r, now, again, wire);
+            contended(v, pv, r, now, again, wire);
         }
+        again.done();
+        if (v.delay) wire.done();
     }
 
-    /// The separable input-first allocator over a router's bids: per input port the
-    /// VC nearest at or after its pointer, per output port the input nearest at or
-    /// after its pointer; grants by increasing output port (switch_allocators.hpp).
-    [[gnu::always_inline]] void separable(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot again,
-                                          ArrivalSlot wire) {
-        static_assert(NP <= 64, "fabric: the stage-list kernel's separable allocator takes at most 64 ports");
+    /// A router with more than one bid (or, of more than 64 input VCs, any). Where it
+    /// has more than 8 switch ports, bids that share no input port and no output port
+    /// all win, each moving its allocator's pointers as a lone bid would (every
+    /// allocator here grants such a set whole); others go through the allocator. The
+    /// winners move by increasing output port (where an adaptive route read at a move
+    /// could see another's effects; else in any order), the losers bid again next cycle.
+    [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot& again,
+                                          ArrivalSlot& wire) {
         auto& router = v.rt[r];
-        const BitSet<L> bids = router.bids;
+        BitSet<L> bids = router.bids;
         router.bids.clear();
-        std::uint32_t vc_of[NP], out_of[NP], winner[NP];
-        std::uint64_t ins = 0, outs = 0;
         const StageVc* const vcs = v.vcs + std::size_t{r} * LP;
-        bids.for_each([&](std::uint32_t l) {
-            const std::uint32_t in = l / V, vc = l % V;
-            const std::uint64_t bit = std::uint64_t{1} << in;
-            if ((ins & bit) &&
-                stage_detail::ahead(vc, router.in_rr[in], V) >= stage_detail::ahead(vc_of[in], router.in_rr[in], V))
+        // With few ports the allocator costs less than this pass (on the tori; measured).
+        if constexpr (NP > 8 && NP <= 64) {
+            std::uint64_t ins = 0, outs = 0, clash = 0;
+            std::uint8_t by_out[NP];  // read only where `outs` has its bit
+            bids.for_each([&](std::uint32_t l) {
+                const std::uint64_t in = std::uint64_t{1} << (l / V), out = std::uint64_t{1} << vcs[l].port;
+                clash |= (ins & in) | (outs & out);
+                ins |= in;
+                outs |= out;
+                by_out[vcs[l].port] = static_cast<std::uint8_t>(l);
+            });
+            if (!clash) {
+                if constexpr (adaptive) {
+                    for (; outs; outs &= outs - 1) {
+                        const std::uint32_t l = by_out[std::countr_zero(outs)];
+                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        move(v, pv, r, l, now, again, wire);
+                    }
+                } else {
+                    bids.for_each([&](std::uint32_t l) {
+                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        move(v, pv, r, l, now, again, wire);
+                    });
+                }
                 return;
-            ins |= bit;
-            vc_of[in] = vc;
-            out_of[in] = vcs[l].port;
+            }
+        }
+        Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
+            bids.reset(l);
+            move(v, pv, r, l, now, again, wire);
         });
-        for (std::uint64_t b = ins; b; b &= b - 1) {
-            const auto in = static_cast<std::uint32_t>(std::countr_zero(b));
-            const std::uint32_t out = out_of[in];
-            const std::uint64_t bit = std::uint64_t{1} << out;
-            if ((outs & bit) &&
-                stage_detail::ahead(in, router.out_rr[out], NP) >= stage_detail::ahead(winner[out], router.out_rr[out], NP))
-                continue;
-            outs |= bit;
-            winner[out] = in;
-        }
-        BitSet<L> lost = bids;
-        for (; outs; outs &= outs - 1) {
-            const auto out = static_cast<std::uint32_t>(std::countr_zero(outs));
-            const std::uint32_t in = winner[out], vc = vc_of[in];
-            router.out_rr[out] = static_cast<std::uint8_t>(stage_detail::past(in, NP));
-            router.in_rr[in] = static_cast<std::uint8_t>(stage_detail::past(vc, V));
-            lost.reset(in * V + vc);
-            move(v, pv, r, in * V + vc, now, again, wire);
-        }
-        lost.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
+        bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
 
     // --- moves ---------------------------------------------------------------------------------
@@ -290,13 +244,12 @@ struct StageModel {
     /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
     /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
     [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
-                                     Slot again, ArrivalSlot wire) {
+                                     Slot& again, ArrivalSlot& wire) {
         const std::uint32_t x = r * LP + l;
         StageVc& vc = v.vcs[x];
         const Flit f = vc.front;
         const std::uint32_t out = vc.out;
         CycleResult& res = obs->res;
-        ++res.flit_moves;
         if constexpr (adaptive) --v.backlog[std::size_t{r} * NP + vc.port];
         bool more;  // a flit at the front after this one
         Pk* pk = nullptr;
@@ -387,107 +340,6 @@ struct StageModel {
         const std::uint64_t asks = std::max(from + time.routing, now + 1);
         if (step < NV) v.va.push(asks, r * LP + l);
         else v.sa.push(asks + time.vc_allocation, r * LP + l);  // bound for its terminal: no VC to ask for
-    }
-
-    // --- sinks ----------------------------------------------------------------------------------
-    /// Flit `f` reaches terminal `terminal` at `at`; its packet is delivered with its last flit.
-    [[gnu::always_inline]] void eject(const View& v, std::uint32_t terminal, const Flit& f, std::uint64_t at) const {
-        Pk& pk = v.live->packets[f.packet];
-        CycleResult& res = obs->res;
-        ++res.flits_ejected;  // in the window: counted by the run (kernel.hpp)
-        if (node_statistics && window->in_window(at)) ++res.nodes[terminal].flits_accepted;
-        if (f.index != pk.ejected) ++res.out_of_order;
-        if (++pk.ejected != pk.size) return;
-        ++res.packets_delivered;
-        res.delivered_latency_sum += at - pk.created;
-        if (terminal != pk.dst) ++res.misdelivered;
-        if (pk.measured) {
-            ++res.measured_delivered;
-            res.measured_hops += pk.route_len;
-            obs->latency.add(at - pk.created);
-            obs->network.add(at - pk.injected);
-            if (node_statistics) {
-                NodeCounters &from = res.nodes[pk.src], &to = res.nodes[terminal];
-                ++from.packets_sent;
-                from.latency_sent += at - pk.created;
-                ++to.packets_received;
-                to.latency_received += at - pk.created;
-            }
-        }
-        v.live->free[v.live->n_free++] = f.packet;
-    }
-
-    // --- sources --------------------------------------------------------------------------------
-    /// A packet of `size` flits from terminal src to dst, created at `now` (its
-    /// route choice drawn now): into the next of src's source queues; at the head of
-    /// an empty one it is routed at once and its injection VC asks for its output VC.
-    [[gnu::always_inline]] void create(const View& v, std::uint32_t src, std::uint32_t dst, std::uint32_t size,
-                                       std::uint64_t now, Random& rng) {
-        std::uint32_t& next = v.deal[src];
-        const std::uint32_t q = next;
-        next = next + 1 == v.queues_per ? 0 : next + 1;
-        typename Net::Live& live = *v.live;
-        if (live.n_free == 0) [[unlikely]]
-            net->grow_packets();
-        const std::uint32_t id = live.free[--live.n_free];
-        const bool in_window = window->in_window(now);
-        const std::uint64_t choice = rng.next();
-        Pk& pk = live.packets[id];
-        pk.created = now;
-        pk.src = src;
-        pk.dst = dst;
-        pk.size = static_cast<std::uint16_t>(size);
-        pk.sent = pk.ejected = 0;
-        pk.measured = in_window;
-        pk.next = none;
-        CycleResult& res = obs->res;
-        if (in_window) {
-            if (node_statistics) res.nodes[src].flits_offered += size;
-            ++res.measured_packets;
-            res.flits_created_in_window += size;
-        }
-        StageQueue& queue = v.queues[std::size_t{src} * v.queues_per + q];
-        ++live.queued;
-        ++v.held[src];
-        if (queue.count++ != 0) {  // behind others: routed when it reaches the head
-            live.packets[queue.tail].next = id;
-            queue.tail = id;
-            pk.keep_choice(choice);
-            return;
-        }
-        queue.head = queue.tail = id;
-        write_route(v, pk, choice, now - 1);  // before the wake kernel delivers this cycle's credits
-        const std::uint32_t r = src / v.per_node, l = (P + src % v.per_node) * V + q;
-        StageVc& vc = v.vcs[std::size_t{r} * LP + l];
-        vc.front = Flit{id, 0, 0, size == 1};
-        vc.count = 1;
-        vc.since = now + time.injection;
-        route_head(vc, pk.route[0].step);
-        if constexpr (adaptive) v.backlog[std::size_t{r} * NP + vc.port] += size;
-        if (vc.out < NV) v.va.push(now + time.injection + time.routing, r * LP + l);
-        else v.sa.push(now + time.injection + time.routing + time.vc_allocation, r * LP + l);
-    }
-
-    /// The source queue behind injection VC `l` of router r.
-    [[gnu::always_inline]] static StageQueue& queue_of(const View& v, std::uint32_t r, std::uint32_t l) {
-        const std::uint32_t terminal = r * v.per_node + (l / V - P);
-        return v.queues[std::size_t{terminal} * v.queues_per + l % V];
-    }
-    /// The tail of `pk`, the head of its source queue, left: whether another packet is at the head now.
-    [[gnu::always_inline]] static bool pop_source(const View& v, std::uint32_t r, std::uint32_t l, const Pk& pk) {
-        StageQueue& queue = queue_of(v, r, l);
-        --v.live->queued;
-        --v.held[pk.src];
-        queue.head = pk.next;
-        return --queue.count != 0;
-    }
-
-    /// `seen`: the last cycle whose credits the wake kernel has delivered where the route is written.
-    [[gnu::always_inline]] void write_route(const View& v, Pk& pk, std::uint64_t choice, std::uint64_t seen) {
-        const std::size_t len = route(pk.src / v.per_node, pk.dst / v.per_node, choice, pk.route,
-                                      Occupancy{&v, seen, static_cast<std::int32_t>(v.depth)});
-        pk.route_len = static_cast<std::uint8_t>(len);
-        pk.route[len].step = static_cast<typename S::Step>(NV + pk.dst % v.per_node);  // out to its terminal
     }
 
     [[noreturn]] [[gnu::noinline]] static void overflow(std::uint32_t x) {

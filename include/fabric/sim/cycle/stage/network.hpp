@@ -18,15 +18,17 @@
 #include <fabric/sim/cycle/shape.hpp>
 #include <fabric/sim/cycle/stage/layout.hpp>
 #include <fabric/sim/cycle/stage/lists.hpp>
+#include <fabric/sim/cycle/stage/switch.hpp>
 
 namespace fabric::cycle {
 
-template <class S>
+template <class S, class A>
 class StageNetwork {
 public:
     using Pk = StagePacket<S>;
     using Ov = StageOutVc<S::L>;
-    using Router = StageRouter<S::L, S::NP>;
+    using Switch = StageSwitch<A, S>;
+    using Router = StageRouter<S::L, typename Switch::State>;
 
     /// What changes as a run goes: the packet records (which grow), the lists' lengths, the counts.
     struct Live {
