@@ -57,7 +57,7 @@ constexpr unsigned islip_iterations(const Islip<I>*) {
     return I;
 }
 constexpr unsigned islip_iterations(const void*) { return 0; }
-/// The iterations of the Islip<I> that A is (or derives from: SeparableOutputFirst); 0 if none.
+/// The iterations of the `Islip<I>` that A is (or derives from: SeparableOutputFirst); 0 if none.
 template <class A>
 inline constexpr unsigned islip_of = islip_iterations(static_cast<const A*>(nullptr));
 }  // namespace stage_detail
