@@ -93,7 +93,8 @@ struct Injection {
 
 /// Runs until the measured packets are delivered (Bernoulli: injection goes on
 /// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
-/// and the network is empty; the drain limit and the watchdog stop it earlier.
+/// and the network is empty; the watchdog, the memory limit and the drain limit (for
+/// a trace, only when one is set) stop it earlier.
 /// inject(now, rng) creates the workload's messages of cycle `now`.
 template <class Kernel, CycleTransport Tx>
 CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injection inject, Tx& tx) {
@@ -109,8 +110,16 @@ CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injectio
     sampled.start(cfg);
     CycleResult& res = k.observer().res;
     std::uint64_t window_end = 0, stop = 0;
+    // A trace drains until every message is delivered: its work is what its messages carry, not a multiple
+    // of its window (one message of 65,535 flits outlasts any such bound); only a deadlock (the watchdog),
+    // the memory limit or a drain_limit set stops it earlier, each reported.
+    constexpr std::uint64_t unbounded = std::uint64_t{1} << 62;
     auto bounds = [&] {
         window_end = cfg.warmup + cfg.measure;
+        if (trace_end && !cfg.drain_limit) {
+            stop = unbounded;
+            return;
+        }
         const auto drain = cfg.drain_limit ? cfg.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
         stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
     };
