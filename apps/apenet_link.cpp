@@ -1,7 +1,8 @@
 // One APEnet+ torus link: the efficiency model of the EURETILE report and the
 // cycle simulation of the saturated link, side by side; with --table, the
-// report's Table 8 at 28 and 34 Gbps; with --fig13, the link's side of Fig. 13
-// (efficiency and bandwidth against message size). Options and configuration files:
+// report's Table 8 at 28 and 34 Gbps; with --fig13, Fig. 13: the link's side
+// (efficiency and bandwidth against message size) and the host side (the link
+// held to the host read). Options and configuration files:
 // apps/common/tool.hpp.
 #include <algorithm>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <iostream>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/analytic/apenet_host.hpp>
 #include <fabric/sim/presets/apenet.hpp>
 #include <fabric/systems/apenet.hpp>
 
@@ -42,8 +44,9 @@ struct Settings : fabric_apps::Common {
                       "depth; 0: depth - 6", within<std::uint32_t>(0, 1U << 20)).without("--table"),
             option<S>(&S::cycles, "--cycles", "cycles simulated", at_least<std::uint64_t>(1)),
             flag<S>(&S::table, "--table", "the report's Table 8, model and simulation, at 28 and 34 Gbps (as text)"),
-            flag<S>(&S::fig13, "--fig13", "the link's side of the report's Fig. 13: efficiency and bandwidth against "
-                    "message size, 64 B to 1 MiB (a message past 4 KB cut into 4 KB packets), model and simulation"),
+            flag<S>(&S::fig13, "--fig13", "the report's Fig. 13: the link's efficiency and bandwidth against "
+                    "message size, 64 B to 1 MiB (a message past 4 KB cut into 4 KB packets), model and simulation, "
+                    "and the host read that holds it below (the point-to-point estimate)"),
         };
         for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
         return o;
@@ -70,26 +73,33 @@ int table(std::uint64_t cycles, fabric_apps::OutputFile& out) {
     return 0;
 }
 
-/// Fig. 13's link side: E_T and MB/s against message size, the model's and the simulated link's.
+/// Fig. 13: E_T and MB/s against message size, the model's and the simulated link's,
+/// and the host side: the host read (sim/analytic/apenet_host.hpp) and the
+/// point-to-point estimate, the link held to it.
 int fig13(const Settings& s, const ApenetCredit& protocol, const analytic::ApenetEfficiency& model,
           double line_MBps, fabric_apps::OutputFile& out) {
-    static constexpr std::uint64_t sizes[] = {64, 256, 1024, 2048, 4096, 32768, 1048576};
+    static constexpr std::uint64_t sizes[] = {64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 1048576};
+    const analytic::ApenetHostRead host;
     nlohmann::json rows = nlohmann::json::array();
     if (s.format != "json")
         out.printf("APEnet+ link against message size (FIFO depth %u, C = %u, T_RED = %u; a message up to 4 KB is one "
-                   "packet): E_T and MB/s of %.0f\n\n%10s %10s %12s %10s %12s\n", protocol.fifo_depth,
-                   protocol.credit_period, protocol.t_red, line_MBps, "message", "E_T model", "model MB/s", "E_T sim",
-                   "sim MB/s");
+                   "packet): E_T and MB/s of %.0f; the host read (peak %.0f MB/s, half at %.1f KiB: ours) and the "
+                   "point-to-point estimate, the lower of host read and model\n\n%10s %10s %12s %10s %12s %10s %10s\n",
+                   protocol.fifo_depth, protocol.credit_period, protocol.t_red, line_MBps, host.peak_MBps,
+                   host.half_bytes / 1024, "message", "E_T model", "model MB/s", "E_T sim", "sim MB/s", "host MB/s",
+                   "p2p MB/s");
     for (const std::uint64_t m : sizes) {
         const double et = model.for_message(m).et();
         const auto packet = static_cast<std::uint32_t>(std::min<std::uint64_t>(m, 4096));
         const double sim = simulate_apenet_link(protocol, packet, s.cycles).efficiency;
+        const double read = host.bandwidth_MBps(static_cast<double>(m));
+        const double p2p = std::min(read, et * line_MBps);
         if (s.format == "json")
             rows.push_back({{"message_bytes", m}, {"ET_model", et}, {"MBps_model", et * line_MBps}, {"ET_sim", sim},
-                            {"MBps_sim", sim * line_MBps}});
+                            {"MBps_sim", sim * line_MBps}, {"MBps_host_read", read}, {"MBps_point_to_point", p2p}});
         else
-            out.printf("%10llu %10.3f %12.0f %10.3f %12.0f\n", static_cast<unsigned long long>(m), et, et * line_MBps,
-                       sim, sim * line_MBps);
+            out.printf("%10llu %10.3f %12.0f %10.3f %12.0f %10.0f %10.0f\n", static_cast<unsigned long long>(m), et,
+                       et * line_MBps, sim, sim * line_MBps, read, p2p);
     }
     if (s.format == "json") fabric_apps::write_json(out.stream(), nlohmann::json{{"fig13", rows}});
     return 0;

@@ -90,7 +90,8 @@ fabric_check(NAME app.cycle_sim.booksim.no_file EXIT 2 COMMAND cycle_sim --books
 #   vc_buf_size = 8                                --vc-buf 8
 #   wait_for_tail_credit = 1                       --wait-for-tail-credit
 #   vc_allocator = islip, sw_allocator = islip     --allocator islip
-#   credit_delay = 2                               --credit-delay 3 (the credit channel's cycle added)
+#   credit_delay = 2                               --credit-delay 4 (the credit channel's cycle, and the cycle
+#                                                  between its write and its read, added)
 #   routing_delay = 0, vc_alloc_delay = 1,
 #   sw_alloc_delay = 1, st_final_delay = 1 (default) --router-delay 0,1,1,1
 #   traffic = transpose                            --pattern transpose
@@ -105,19 +106,20 @@ fabric_check(NAME app.cycle_sim.booksim.translation
              COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=1 input_speedup=1 --seeds 7 --dump-config
              MATCH "\"topology\": \"mesh\"" "\"dims\": \\[\n  8,\n  8\n \\]" "\"routing\": \"dor\"" "\"vcs\": 1,"
                    "\"injection_queues\": 1," "\"vc_buf\": 8," "\"wait_for_tail_credit\": true" "\"allocator\": \"islip\""
-                   "\"credit_delay\": 3," "\"router_delay\": \\[\n  0,\n  1,\n  1,\n  1\n \\]"
+                   "\"credit_delay\": 4," "\"router_delay\": \\[\n  0,\n  1,\n  1,\n  1\n \\]"
                    "\"pattern\": \"transpose\"" "\"packet\": \"20\"" "\"rate\": 0\\.1,"
                    "\"warmup_periods\": 3," "\"sample_period\": 1000," "\"max_samples\": 10," "\"latency_thres\": 500\\.0,"
                    "\"warmup_thres\": 0\\.05," "\"stopping_thres\": 0\\.05," "\"seeds\": \\[\n  7\n \\]"
                    "\"terminal_latency\": \\[\n  2,\n  1\n \\]" "\"head_turnaround\": 1," "\"preset\": \"booksim-iq\""
                    "\"speculative\": false" "\"link_latency\": 1,")
-# BookSim's torus channels (credits' too) take 2 cycles under its default use_noc_latency = 1, 1 without it.
+# BookSim's torus channels (credits' too) take 2 cycles under its default use_noc_latency = 1, 1 without it; a
+# credit is read a cycle after its channel's latency (credit_delay = 0: 3 and 2).
 fabric_check(NAME app.cycle_sim.booksim.torus_channels
              COMMAND cycle_sim --booksim ${booksim_data}/torus88 --dump-config
-             MATCH "\"link_latency\": 2," "\"credit_delay\": 2," "\"dateline\": \"whole-ring\"" "\"rate\": 0\\.15,")
+             MATCH "\"link_latency\": 2," "\"credit_delay\": 3," "\"dateline\": \"whole-ring\"" "\"rate\": 0\\.15,")
 fabric_check(NAME app.cycle_sim.booksim.torus_channels_noc_off
              COMMAND cycle_sim --booksim ${booksim_data}/torus88 use_noc_latency=0 --dump-config
-             MATCH "\"link_latency\": 1," "\"credit_delay\": 1,")
+             MATCH "\"link_latency\": 1," "\"credit_delay\": 2,")
 
 # --trace: tests/data/small_trace.csv on an 8-node ring (dor-positive, 2-flit packets, the library's default router):
 # 0 -> 2, 64 bytes = 4 flits in two packets over 2 hops: the first tail at 15, the second 3 cycles behind: 18;

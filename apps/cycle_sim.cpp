@@ -82,8 +82,8 @@ int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
     if (s.topology == "dragonfly") return cs::simulate_dragonfly(s, pattern, out);
     if (s.topology == "hyperx") return cs::simulate_hyperx(s, pattern, out);
     if (s.topology == "fattree") return cs::simulate_fat_tree(s, pattern, out);
-    detail::require(s.routing == "dor" || s.routing == "dor-positive", "routing: a ", s.topology, " routes dor or "
-                    "dor-positive; got '", s.routing, "'");
+    detail::require(s.routing == "dor" || s.routing == "dor-positive" || s.routing == "adaptive", "routing: a ",
+                    s.topology, " routes dor, dor-positive or adaptive; got '", s.routing, "'");
     switch (s.dims.size()) {
         case 1: return cs::simulate_cube<1>(s, pattern, out);
         case 2: return cs::simulate_cube<2>(s, pattern, out);
@@ -121,7 +121,8 @@ Options<RunSettings> RunSettings::options() {
         option<S>(&S::p, "--p", "terminals per router, 1 to 4 (loads are then per terminal)",
                   within<std::uint32_t>(1, 4)).also("--terminals").only_for({"dragonfly", "hyperx"}),
         option<S>(&S::routing, "--routing", "default the topology's own (the first named here): torus, mesh: dor (ties "
-                  "at k/2 split evenly) or dor-positive (taken +); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
+                  "at k/2 split evenly), dor-positive (taken +) or adaptive (minimal adaptive, with its own VCs: "
+                  "2 + 2^(n-1) on a torus of n dimensions, 2^(n-1) on a mesh); hyperx: dor or adaptive; hypercube: ecube (or dor, the "
                   "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive; graph: shortest",
                   one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive",
                           "shortest"})),
@@ -178,6 +179,9 @@ Options<RunSettings> RunSettings::options() {
                   one_of({"separable", "islip", "output-first", "wavefront"})),
         option<S>(at(&S::kernel, &CycleConfig::watchdog), "--watchdog", "cycles a flit may wait before the deadlock "
                   "search looks", within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)),
+        option<S>(at(&S::kernel, &CycleConfig::drain_limit), "--drain-limit", "cycles a run may go on after its "
+                  "window to deliver its measured packets (0: three windows, at least 20,000); with --workload: the "
+                  "cycle the run stops at, finished or not (0: none)", within<std::uint64_t>(0, (std::uint64_t{1} << 60) - 1)),
         option<S>(at(&S::kernel, &CycleConfig::progress_seconds), "--progress-seconds", "seconds of wall time "
                   "between updates of the progress line on a terminal (the first after as many)",
                   within(0.0, 1e6, true)),
@@ -233,7 +237,15 @@ Options<RunSettings> RunSettings::options() {
                   "[,class]; docs/traces.md) instead of the pattern, messages split into packets of at most --packet "
                   "flits; writes each message's latency (CSV) and their summary", input_file()),
         option<S>(&S::flit_bytes, "--flit-bytes", "bytes a flit (a trace in bytes)", within<std::uint32_t>(1, 1U << 20))
-            .with("--trace"),
+            .with("--trace").with("--workload"),
+        option<S>(&S::workload, "--workload", "run this workload, whose messages wait for one another (a CSV trace "
+                  "with id, after and delay columns, docs/traces.md, a LogGOPSim GOAL schedule, or a Chakra execution "
+                  "trace in JSON, name.0.json read with name.1.json and on, a rank each; by extension, else by content), rank r on terminal r: each rank's finish cycle and the whole workload's; exit status 3 "
+                  "with which ranks wait for what when it cannot finish", input_file()),
+        option<S>(&S::overhead, "--overhead", "LogGP's o, cycles a send and a receive take their "
+                  "rank's CPU", within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
+        option<S>(&S::gap, "--gap", "LogGP's g, cycles between two sends (or receives) of a rank",
+                  within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
         option<S>(&S::preset, "--preset", "start from a named set of settings (a --config file and the options given "
                   "override it): booksim-iq is BookSim2's input-queued router and run methodology (fabric::BookSimIq: "
                   "islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, every VC an injection queue, "

@@ -1,10 +1,10 @@
 # Every run-time and paper test file keeps its names in a namespace of its own,
 # `namespace unit_<file> {`: tests/CMakeLists.txt compiles them in batches (unity
 # builds), in which names at file scope of two files would collide.
-# Run as: cmake -DSOURCE_DIR=<dir with runtime/ and paper/> -P unit_namespaces.cmake
+# Run as: cmake -DSOURCE_DIR=<dir with runtime/, paper/ and collective/> -P unit_namespaces.cmake
 cmake_minimum_required(VERSION 3.20)
 
-file(GLOB sources "${SOURCE_DIR}/runtime/*.cpp" "${SOURCE_DIR}/paper/*.cpp")
+file(GLOB sources "${SOURCE_DIR}/runtime/*.cpp" "${SOURCE_DIR}/paper/*.cpp" "${SOURCE_DIR}/collective/*.cpp")
 set(missing "")
 foreach(source IN LISTS sources)
   get_filename_component(stem "${source}" NAME_WE)

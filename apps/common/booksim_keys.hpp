@@ -187,16 +187,19 @@ inline void use_noc_latency(Reading& r, const char*, const char*) {
     if (r.text("topology") == "dragonflynew") return;  // its links' latencies are --class-latency's
     r.emit("--link-latency", std::to_string(latency));
 }
-/// A credit returns after BookSim's credit_delay and its channel's latency.
-/// On a dragonflynew the credit crosses the link (--credits-over-link): credit_delay on top of it.
+/// A credit: BookSim's router makes it when the flit leaves its buffer (switch
+/// allocation, cycle t), writes it on the credit channel in that cycle, the sender
+/// reads it the channel's latency L and one cycle later (a channel read in the
+/// cycle after the write, as flits are) and holds it credit_delay cycles more: it
+/// counts from t + L + 1 + credit_delay (traced with BookSim's watch on mesh88_lat:
+/// docs/booksim_files.md, "The two contention gaps"). Here a credit counts from
+/// t + --credit-delay. On a dragonflynew the credit crosses the link here too
+/// (--credits-over-link): credit_delay + 1 on top of it.
 inline void credit_delay(Reading& r, const char* key, const char*) {
-    if (r.text("topology") == "dragonflynew") {
-        if (r.whole(key) < 1)
-            return r.refuse(key, "on a dragonflynew a credit here takes at least 1 cycle besides its channel's 10 or "
-                            "100, where BookSim's takes credit_delay; set credit_delay = 1 or more");
-        return r.emit("--credit-delay", std::to_string(r.whole(key)));
-    }
-    r.emit("--credit-delay", std::to_string(r.whole(key) + channel_latency(r)));
+    const long long c = r.whole(key);
+    if (c < 0) return r.refuse(key, "a delay of 0 cycles or more");
+    if (r.text("topology") == "dragonflynew") return r.emit("--credit-delay", std::to_string(c + 1));
+    r.emit("--credit-delay", std::to_string(c + channel_latency(r) + 1));
 }
 
 inline const char* allocator_word(const std::string& name) {

@@ -1,6 +1,7 @@
 // cycle_sim on a k-ary n-cube (torus or mesh) of one rank under dimension-order
-// routing: the tie rule, VC count and dateline are types, so each rank holds ten
-// simulators; cube_rank<N>.cpp instantiates one rank apiece.
+// routing (the tie rule, VC count and dateline are types, so each rank holds ten
+// simulators) or minimal adaptive routing (its VCs: 2 + 2^(n-1) on a torus,
+// 2^(n-1) on a mesh); cube_rank<N>.cpp instantiates one rank apiece.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,18 @@ int with_fabric(const RunSettings& s, const NamedPattern& pattern, Outputs& out)
     return simulate_on(net, s, pattern, out, Slabs{}, Vcs != 1);
 }
 
+/// Minimal adaptive routing (routing/minimal_adaptive.hpp): its links have the VCs it needs.
+template <std::size_t Rank, Boundary B>
+int with_adaptive(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+    constexpr std::size_t vcs = MinimalAdaptive::vcs_required<KAryNCube<Rank, BasicLink<1>, DynamicExtents, B>>;
+    using T = KAryNCube<Rank, BasicLink<vcs>, DynamicExtents, B>;
+    const Fabric<T, MinimalAdaptive> net(T(s.dims), allow_deadlock, {}, credit_flow(s));  // checked in simulate_on
+    return simulate_on(net, s, pattern, out);
+}
+
 template <std::size_t Rank, Boundary B>
 int with_boundary(const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
+    if (s.routing == "adaptive") return with_adaptive<Rank, B>(s, pattern, out);
     const bool positive = s.routing == "dor-positive";
     if (s.vcs == 1) return positive ? with_fabric<Rank, B, 1, TieRule::positive>(s, pattern, out)
                                     : with_fabric<Rank, B, 1, TieRule::split>(s, pattern, out);

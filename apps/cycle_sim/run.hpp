@@ -30,6 +30,7 @@
 #include "../common/switch_choice.hpp"
 #include "../cycle_sim_settings.hpp"
 #include "families.hpp"
+#include "workload.hpp"
 
 namespace fabric_apps::cycle_sim {
 using namespace fabric;
@@ -287,6 +288,7 @@ int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& patter
                 const Policy& policy = {}, bool checked = true, const Cost& prior = {}) {
     NamedSwitch::choose(s.allocator);
     if (!s.trace.empty()) return replay(net, s, out.result);
+    if (!s.workload.empty()) return run_workload_file(net, s, out.result);
     std::vector<FlitEvent> watched;
     CycleConfig config = cycle_config(s);
     if (config.injection_queues == 0) {  // one per VC of this fabric, shared by the traffic classes

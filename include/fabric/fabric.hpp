@@ -52,6 +52,7 @@
 #include <fabric/routing/graph_shortest_path.hpp>
 #include <fabric/routing/hyperx_adaptive.hpp>
 #include <fabric/routing/hyperx_dor.hpp>
+#include <fabric/routing/minimal_adaptive.hpp>
 #include <fabric/routing/nearest_neighbour.hpp>
 #include <fabric/routing/omega.hpp>
 #include <fabric/routing/percs.hpp>
@@ -72,7 +73,12 @@
 #include <fabric/mapping/permutations.hpp>
 #include <fabric/mapping/placement.hpp>
 
+#include <fabric/workload/endpoints.hpp>
+#include <fabric/workload/goal.hpp>
 #include <fabric/workload/graph.hpp>
+#include <fabric/workload/matching.hpp>
+#include <fabric/workload/placement.hpp>
+#include <fabric/workload/text.hpp>
 
 #include <fabric/composition.hpp>
 
@@ -94,6 +100,8 @@
 #include <fabric/sim/workload.hpp>
 
 #include <fabric/sim/analytic/apenet_efficiency.hpp>
+#include <fabric/sim/analytic/apenet_host.hpp>
+#include <fabric/sim/analytic/gf11_performance.hpp>
 #include <fabric/sim/analytic/percs_alltoall.hpp>
 
 #include <fabric/sim/presets/apenet.hpp>
@@ -101,9 +109,24 @@
 #include <fabric/sim/presets/percs.hpp>
 #include <fabric/sim/presets/percs_loads.hpp>
 
+#include <fabric/collective/algorithms.hpp>
+#include <fabric/collective/alpha_beta.hpp>
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
+#include <fabric/collective/exchange.hpp>
+#include <fabric/collective/graph.hpp>
+#include <fabric/collective/kernel.hpp>
+#include <fabric/collective/operation.hpp>
+#include <fabric/collective/phases.hpp>
+#include <fabric/collective/policies.hpp>
+#include <fabric/collective/recursive.hpp>
+#include <fabric/collective/ring.hpp>
 #include <fabric/collective/scu_global.hpp>
+#include <fabric/collective/shapes.hpp>
+#include <fabric/collective/timing.hpp>
+#include <fabric/collective/trees.hpp>
+#include <fabric/collective/verify.hpp>
+#include <fabric/collective/write.hpp>
 
 #include <fabric/fault/lofamo.hpp>
 #include <fabric/fault/lofamo_credits.hpp>

@@ -64,8 +64,13 @@ expect_out '^0,0,0,2,1,0,[0-9]+$' "a configuration's relative paths"
     && printf '%s\n' "$out" >dumped.json)
 (cd / && run "$sim" --config "$work/elsewhere/dumped.json" && printf '%s' "$out" >"$work/from_root.txt")
 grep -Eq '^0,0,0,2,1,0,[0-9]+$' from_root.txt || { status=-1; fail "a dumped configuration run from /: $(head -c 300 from_root.txt)"; }
-# A value of a megabyte is refused with a message of a few lines, not echoed whole.
-run "$sim" --pattern "$(head -c 1000000 /dev/zero | tr '\0' 'x')"
-expect_status 2 "a pattern of a megabyte"
-[ "${#err}" -lt 2000 ] || fail "a pattern of a megabyte: a message of ${#err} characters"
+# A value of a megabyte (in a configuration file: an argument holds at most 128 KiB) is refused with a
+# message of a few lines, not echoed whole; so is an argument of 100 kB.
+run "$sim" --pattern "$(head -c 100000 /dev/zero | tr '\0' 'x')"
+expect_status 2 "a pattern of 100 kB"
+[ "${#err}" -lt 2000 ] || fail "a pattern of 100 kB: a message of ${#err} characters"
+printf '{"pattern": "%s"}\n' "$(head -c 1000000 /dev/zero | tr '\0' 'x')" >big_value.json
+run "$sim" --config big_value.json
+expect_status 2 "a pattern of a megabyte in a configuration file"
+[ "${#err}" -lt 2000 ] || fail "a pattern of a megabyte in a configuration file: a message of ${#err} characters"
 finish

@@ -164,6 +164,43 @@ TEST_CASE("hop-position virtual channels: the full channel-dependency check find
     CHECK(channel_dependencies(t, PercsIndirect<IntraRoute::striped, ZeroHop::self_loop>{}, 3).acyclic);
 }
 
+namespace {
+/// A policy seen only through its routes: the deadlock check walks every pair.
+template <class R>
+struct RoutesOnly {
+    R routing;
+    template <class F>
+    void for_each_route(const PercsTopology& t, NodeId s, NodeId d, F&& f) const {
+        routing.for_each_route(t, s, d, f);
+    }
+};
+}  // namespace
+
+TEST_CASE("direct routing's turns, named without the pair walk, give the walk's dependency graph") {
+    // `channels` counts the channels of some dependency when turns are named: under
+    // single-hop intra routing a hop u -> v onto a hub holding no D link to another
+    // supernode is a route of its own and in no dependency (the walk counts it).
+    const auto same = [](const PercsTopology& t, const auto& routing) {
+        using R = std::remove_cvref_t<decltype(routing)>;
+        const DependencyReport turns = full_dependency_check(t, routing, 3);
+        const DependencyReport walked = full_dependency_check(t, RoutesOnly<R>{routing}, 3);
+        CHECK(turns.acyclic == walked.acyclic);
+        CHECK(turns.dependencies == walked.dependencies);
+        if constexpr (R::intra == IntraRoute::striped) CHECK(turns.channels == walked.channels);
+        CHECK(turns.dependencies > 0);
+        return turns.acyclic;
+    };
+    for (const auto& [ns, nd] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 8}, {8, 4}, {17, 1}, {3, 2}}) {
+        CAPTURE(ns);
+        CAPTURE(nd);
+        const PercsTopology t(ns, nd);
+        CHECK(same(t, Direct{}));
+        CHECK(same(t, PercsDirect<IntraRoute::single_hop>{}));
+        CHECK(same(t, PercsVcCap<Direct, 2, 1>{}));
+        CHECK_FALSE(same(t, PercsVcCap<Direct, 1, 1>{}));
+    }
+}
+
 TEST_CASE("aggregated indirect loads equal the pair-by-pair walk") {
     for (const auto& [ns, nd] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{4, 8}, {16, 4}, {32, 1}}) {
         const PercsTopology t(ns, nd);
@@ -193,10 +230,12 @@ TEST_CASE("aggregated indirect loads equal the pair-by-pair walk") {
 TEST_CASE("PERCS rules are checked when the system is built") {
     CHECK_THROWS_WITH_AS(PercsTopology(32, 3), "fabric: PERCS n_d must divide 32 (1, 2, 4, 8, 16 or 32); got 3",
                          config_error);
-    CHECK_THROWS_WITH_AS(PercsTopology(17, 1), doctest::Contains("h = n_s * n_d / 32 must be a whole number"),
-                         config_error);
     CHECK_THROWS_WITH_AS(PercsTopology(64, 16), doctest::Contains("at most 16 D ports"), config_error);
     CHECK_NOTHROW(PercsTopology(512, 1));
+    // Dealt: ceil((n_s - 1) / W) ports; 513 supernodes with n_d = 1 (16 each), not 514.
+    CHECK_NOTHROW(PercsTopology(513, 1));
+    CHECK_THROWS_WITH_AS(PercsTopology(514, 1), doctest::Contains("at most 16 D ports"), config_error);
+    CHECK_THROWS_WITH_AS(PercsTopology(300, 2), doctest::Contains("needs 19"), config_error);
     CHECK_THROWS_WITH_AS(PercsTopology(0, 1), doctest::Contains("at least 1 supernode"), config_error);
     // n_s n_d = 2^32 + 32 wraps to 32 in 32 bits: refused, not built with repeating node numbers.
     CHECK_THROWS_WITH_AS(PercsTopology(134217729, 32), doctest::Contains("at most 16 D ports"), config_error);
@@ -223,6 +262,94 @@ TEST_CASE("the all-to-all model's system: every hub has d D links out and d in, 
         for (const int i : in) CHECK(i == static_cast<int>(d));
         CHECK(pair_links.size() == (32 * d + 1) * 32 * d);
     }
+}
+
+TEST_CASE("any size (section VII): the D links dealt round each bucket, hubs differing by at most one, no "
+          "self-loops, n_d links a pair") {
+    // Section VII: "the number of D links in an SN may not be an integral multiple
+    // of the number of other SNs in the system, the Hubs in an SN can differ in their
+    // D-link connections by one". Where h = n_s n_d / 32 is not whole, each bucket
+    // of W hubs holds its n_s - 1 links in turn: ceil or floor of (n_s - 1) / W.
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> sizes{{17, 1}, {40, 1}, {33, 2}, {100, 2},
+                                                                    {3, 8},  {300, 1}, {513, 1}};
+    for (const auto& [ns, nd] : sizes) {
+        CAPTURE(ns);
+        CAPTURE(nd);
+        const PercsTopology t(ns, nd);
+        REQUIRE(t.wiring() == PercsTopology::Wiring::circulant);
+        const std::uint32_t W = 32 / nd;
+        const std::uint32_t most = (ns - 1 + W - 1) / W, least = (ns - 1) / W;
+        CHECK(t.d_ports_used() == most);
+        std::map<std::pair<std::uint32_t, std::uint32_t>, int> pair_links;
+        for (std::uint32_t a = 0; a < ns; ++a) {
+            std::uint32_t lo = 99, hi = 0, total = 0;
+            for (std::uint32_t u = 0; u < 32; ++u) {
+                std::uint32_t count = 0;
+                for (std::uint32_t p = PercsTopology::first_d_port; p < PercsTopology::ports_per_node; ++p) {
+                    const NodeId from = PercsTopology::node(a, u), to = t.neighbour(from, PortId{p});
+                    if (!to.valid()) continue;
+                    ++count;
+                    const std::uint32_t b = PercsTopology::supernode_of(to), v = PercsTopology::local_of(to);
+                    REQUIRE(b != a);                          // no self-loops
+                    CHECK(v / W == u / W);                    // the link stays in its bucket
+                    CHECK(t.d_port(a, u, b) == PortId{p});    // the port the routing names for it
+                    CHECK(t.neighbour(to, t.reverse_port(from, PortId{p})) == from);  // one link, both ways
+                    CHECK(t.d_source_local(a, b, u / W) == u);
+                    CHECK(t.d_landing_local(a, b, u / W) == v);
+                    ++pair_links[{a, b}];
+                }
+                CHECK(count == t.d_links_of_local(u));
+                lo = std::min(lo, count);
+                hi = std::max(hi, count);
+                total += count;
+            }
+            CHECK(total == (ns - 1) * nd);  // every other supernode, n_d times
+            CHECK(hi - lo <= 1);            // section VII's rule
+            CHECK(hi == most);
+            CHECK(lo == least);
+        }
+        for (std::uint32_t a = 0; a < ns; ++a)
+            for (std::uint32_t b = 0; b < ns; ++b)
+                if (a != b) CHECK(pair_links[{a, b}] == static_cast<int>(nd));
+    }
+    // The bucket template with a whole h keeps its self-loops; dealt() drops them:
+    // (32, 1) dealt gives 31 hubs one link each and one hub none.
+    const auto t = PercsTopology::dealt(32, 1);
+    CHECK(t.d_ports_used() == 1);
+    std::uint32_t with_link = 0;
+    for (std::uint32_t u = 0; u < 32; ++u) with_link += t.d_links_of_local(u);
+    CHECK(with_link == 31);
+}
+
+TEST_CASE("a 300-supernode system (9,600 hubs): routed, deadlock free with hop-position VCs, link loads") {
+    const PercsTopology t(300, 1);
+    // Every route ends where it should, within L-D-L (direct) and L-D-L-D-L (indirect).
+    std::vector<Hop> out(8);
+    Random rng(57);
+    for (int k = 0; k < 2000; ++k) {
+        const NodeId s{static_cast<std::uint32_t>(rng.below(t.node_count()))};
+        const NodeId d{static_cast<std::uint32_t>(rng.below(t.node_count()))};
+        if (s == d) continue;
+        const std::size_t n = Direct{}.select_route(t, s, d, rng.next(), out.data());
+        REQUIRE(route_end(t, s, {out.data(), n}) == d);
+        CHECK(n <= 3);
+        const std::size_t m = Indirect{}.select_route(t, s, d, rng.next(), out.data());
+        REQUIRE(route_end(t, s, {out.data(), m}) == d);
+        CHECK(m <= 5);
+    }
+    // Direct routing's channel dependencies, every pair's every route (its turns):
+    // acyclic with the hop-position VCs (2 on L, 1 on D), not with one VC on L.
+    CHECK(channel_dependencies(t, PercsVcCap<Direct, 2, 1>{}, 3).acyclic);
+    CHECK_FALSE(channel_dependencies(t, PercsVcCap<Direct, 1, 1>{}, 3).acyclic);
+    // Uniform traffic, one task a hub, direct routing: the one D link from a to b
+    // carries what the 32 hubs of a send to the 32 of b, 32 x 32 flows of 1/9,600
+    // (self included), and every D channel the same.
+    const PercsFabric<Direct> net{t};
+    const LinkLoads loads = link_load(net, UniformTraffic(t.node_count()));
+    const ClassLoad& d = loads.link_class(PercsTopology::D);
+    CHECK(d.channels == 300 * 299);
+    CHECK(d.max_load == 1024.0 / 9600);
+    CHECK(d.total_load == doctest::Approx(d.max_load * static_cast<double>(d.channels)));
 }
 
 }  // namespace unit_percs_topology

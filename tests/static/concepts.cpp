@@ -35,9 +35,19 @@ static_assert(FlowControlFor<Credit, ApenetLink>);
 static_assert(!FlowControl<int>);
 static_assert(FlowControl<Synchronous> && !FlowControlFor<Synchronous, BasicLink<2>>);  // drives no packet link
 
-// Collectives.
-static_assert(CollectiveOn<DimensionWiseSum, Torus<4>>);
-static_assert(!CollectiveOn<DimensionWiseSum, PercsTopology> && !CollectiveOn<int, Torus<4>>);
+// Collectives: flat algorithms fit any topology; the composed ones only those with dimensions or groups.
+static_assert(CollectiveOn<Allreduce<Ring>, Torus<2>> && CollectiveOn<Allreduce<Ring>, Dragonfly<>>);
+static_assert(CollectiveOn<Alltoall<Pairwise>, FatTree<4>> && CollectiveOn<Barrier<>, PercsTopology>);
+static_assert(CollectiveOn<Allreduce<DimensionWise<>>, Torus<3>> && CollectiveOn<Allgather<DimensionWise<>>, Mesh<2>>);
+static_assert(CollectiveOn<Allreduce<DimensionWise<>>, HyperX<2, 8>>);
+static_assert(!CollectiveOn<Allreduce<DimensionWise<>>, Dragonfly<>> && !CollectiveOn<Allreduce<DimensionWise<>>, FatTree<4>>);
+static_assert(CollectiveOn<Allreduce<Multiported<>>, Concentrated<Torus<2>, 4>>);
+static_assert(!CollectiveOn<Allreduce<Multiported<>>, Torus<2>>);  // one terminal a router: one port
+static_assert(CollectiveOn<Broadcast<Hierarchical<Binomial>>, Dragonfly<>> &&
+              CollectiveOn<Allreduce<Hierarchical<>>, PercsTopology>);
+static_assert(!CollectiveOn<Allreduce<Hierarchical<>>, Torus<2>>);
+static_assert(CollectiveOn<DimensionWiseSum, Torus<4>> && !CollectiveOn<DimensionWiseSum, PercsTopology>);
+static_assert(!CollectiveOn<int, Torus<4>>);
 
 // Traffic patterns.
 static_assert(TrafficPattern<UniformTraffic> && TrafficPattern<HaloTraffic> && TrafficPattern<RowColumnAllToAllTraffic>);

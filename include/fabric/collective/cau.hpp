@@ -17,6 +17,16 @@
 //
 // Several trees run at once as long as no hub is in more trees than its CAM has
 // entries. Times are in nanoseconds.
+//
+// graph() gives one tree's reduction as a workload graph over its hubs (rank i is
+// the tree's hub i: a run places rank i on that hub's terminal): each hub combines
+// (a compute node of the CAU's cycles) once its children's packets are in (a leaf
+// at once) and sends the result up; the root's result comes down the tree, each
+// hub combining (forwarding) it before it sends it on. With no packet lost, its
+// time is reduce()'s done time when each tree edge's hops(a, b) x per_hop is the
+// network's latency of a packet between the two hubs and cau_ns the CAU's cycles;
+// reduce() sends a hub's packets to all its children at once, a network one after
+// the other, which the flit-level test reports.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +43,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/workload/graph.hpp>
 
 namespace fabric::cau {
 
@@ -117,11 +128,43 @@ private:
     std::vector<std::vector<std::size_t>> children_;
 };
 
+/// One tree's reduction and multicast as a workload graph (see the top of the file):
+/// packets of `bytes`, each hub combining in `cau_cycles`.
+inline workload::ExplicitGraph graph(const Tree& t, std::uint64_t bytes, std::uint64_t cau_cycles) {
+    workload::GraphBuilder b("CAU tree");
+    const auto n = static_cast<std::uint32_t>(t.size());
+    std::vector<workload::NodeIndex> up_fire(n), down_fire(n, 0);
+    // Up: each hub fires (combines) after its children's packets, then sends up.
+    for (std::uint32_t i = 0; i < n; ++i) up_fire[i] = b.add_compute(i, cau_cycles);
+    for (std::uint32_t i = 1; i < n; ++i) {
+        const auto parent = static_cast<std::uint32_t>(t.parent(i));
+        const workload::NodeIndex up = b.add_message(i, parent, bytes);
+        b.node(up).tag = 1;
+        b.depend(up, up_fire[i]);
+        b.depend(up_fire[parent], up);
+    }
+    // Down: the root's result to each child, which combines (forwards) it before sending it on.
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (t.children(v).empty()) continue;
+        for (const std::size_t c : t.children(v)) {
+            const workload::NodeIndex down = b.add_message(v, static_cast<std::uint32_t>(c), bytes);
+            b.node(down).tag = 2;
+            b.depend(down, v == 0 ? up_fire[0] : down_fire[v]);
+            down_fire[c] = b.add_compute(static_cast<std::uint32_t>(c), cau_cycles);
+            b.depend(down_fire[c], down);
+        }
+    }
+    return b.build(n);
+}
+
+/// The CAU's timings and CAM size. The paper gives none of them (only "a
+/// multiple-entry content addressable memory structure per CAU"): every value
+/// here is the library's own.
 struct Timing {
-    double per_hop_ns = 50;       // one network hop of a CAU packet (link, router)
-    double cau_ns = 30;           // a CAU combining its inputs
-    double ack_timeout_ns = 2000; // resend when no acknowledgement came back in time
-    std::size_t cam_entries = 64; // trees a CAU can take part in at once
+    double per_hop_ns = 50;       // one network hop of a CAU packet (link, router): ours
+    double cau_ns = 30;           // a CAU combining its inputs: ours
+    double ack_timeout_ns = 2000; // resend when no acknowledgement came back in time: ours
+    std::size_t cam_entries = 64; // trees a CAU can take part in at once: ours ("multiple-entry")
 };
 
 /// The serial reduction in the tree's fixed order: own value, then each child's

@@ -7,12 +7,23 @@
 // Order of combination: every node adds the values of a ring in ring order,
 // starting from coordinate 0, whatever order they arrive in, so a floating-point
 // result is bit-identical on every node and in every run.
+//
+// As a workload graph (graph(), CollectiveOn): one rank a router; each step of
+// each dimension a message of one word (the request's bytes) to the next node
+// round the ring, or both ways along a mesh's line (by two rails where the
+// request's ranks have them, so that both go at once), each node's step waiting
+// for what it received in the step before. Every node ends holding every value of
+// every ring it sums (collective/verify.hpp's allgather law, the values summed
+// over the earlier dimensions standing for their contributions), and its critical
+// path is the critical_path_hops() messages, each one hop.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include <fabric/collective/graph.hpp>
 #include <fabric/concepts/collective.hpp>
 #include <fabric/topology/torus.hpp>
 
@@ -45,6 +56,28 @@ struct DimensionWiseSum {
             }
         }
         return rounds;
+    }
+
+    /// The schedule as a workload graph (see the top of the file).
+    template <class T>
+    [[nodiscard]] collective::CollectiveGraph graph(const T& topo, const CollectiveRequest& r) const {
+        std::vector<std::uint32_t> extents;
+        for (std::size_t d = 0; d < T::rank; ++d) extents.push_back(topo.extent(d));
+        const auto grid = std::make_shared<const collective::Grid>(extents);
+        collective::Lane lane{{}, 0, 0, grid->points()};
+        for (std::uint32_t d = 0; d < T::rank; ++d) {
+            // The values summed so far stand for every contribution of the dimensions before.
+            std::vector<collective::BlockRole> roles(T::rank, collective::BlockRole::fixed);
+            for (std::uint32_t e = 0; e < d; ++e) roles[e] = collective::BlockRole::free;
+            roles[d] = collective::BlockRole::inner;
+            const std::uint32_t k = extents[d];
+            const collective::Kernel kernel = T::wraparound
+                                                  ? collective::Kernel(collective::RingAllgather(k))
+                                                  : collective::Kernel(collective::LineAllgather(k, false, r.rails >= 2));
+            lane.phases.push_back(collective::Phase{kernel, d, {}, roles});
+        }
+        return collective::CollectiveGraph(collective::Operation::allgather, grid, {lane},
+                               collective::Size{r.bytes, r.segments, 0, 0, r.bytes > 0 ? r.bytes : 8});
     }
 
     template <class T>

@@ -27,6 +27,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <memory>
+
+#include <fabric/collective/graph.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/link/qcdoc_scu.hpp>
 
@@ -90,6 +93,31 @@ public:
         }
         r.latency_ns = static_cast<double>(r.cycles) * 1e3 / link.clock().count;
         return r;
+    }
+
+    /// The exchange as a workload graph over the partition's nodes (dimension 0
+    /// fastest): in each dimension every node passes each word on round its ring
+    /// (both ways round in doubled mode, the second way by a rank's second rail, as
+    /// the SCU's links of both directions send at once) in hops(N) steps, a message
+    /// of `word_bytes` a step, each waiting for the word it forwards to have arrived. A message is
+    /// forwarded whole, not after its first 8 bits: the graph's time exceeds
+    /// model_cycles by the pass-through's saving, (h - 1) min(L, 64) bit times a
+    /// dimension of h hops (the test says so).
+    [[nodiscard]] collective::CollectiveGraph graph(const std::vector<std::uint32_t>& extents,
+                                                    std::uint64_t word_bytes = QcdocScu::data_bits / 8) const {
+        const auto grid = std::make_shared<const collective::Grid>(extents);
+        collective::Lane lane{{}, 0, 0, grid->points()};
+        const auto dims = static_cast<std::uint32_t>(extents.size());
+        for (std::uint32_t d = 0; d < dims; ++d) {
+            std::vector<collective::BlockRole> roles(dims, collective::BlockRole::fixed);
+            for (std::uint32_t e = 0; e < d; ++e) roles[e] = collective::BlockRole::free;
+            roles[d] = collective::BlockRole::inner;
+            const collective::Kernel k = doubled_ ? collective::Kernel(collective::LineAllgather(extents[d], true, true))
+                                                  : collective::Kernel(collective::RingAllgather(extents[d]));
+            lane.phases.push_back(collective::Phase{k, d, {}, roles});
+        }
+        return collective::CollectiveGraph(collective::Operation::allgather, grid, {lane},
+                                           collective::Size{word_bytes, 1, 0, 0, word_bytes});
     }
 
     /// The sum every node ends with, in the fixed order: dimension by dimension,

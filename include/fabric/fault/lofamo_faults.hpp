@@ -26,16 +26,20 @@
 
 namespace fabric::lofamo {
 
+/// LO|FA|MO's times. The report fixes the R/W timer's range (1 ms to 65 s), the
+/// rule T_write < T_read, and gives SNET_MON_PING_TMOUT as "3 for example" (s);
+/// every other value here is the library's own (ours), the report giving none.
 struct Timing {
-    double dnp_write = 500e3;      // DFM writes the DWR (us); the R/W TIMER: 1 ms to 65 s
-    double dnp_read = 1000e3;      // DFM reads and invalidates the HWR; the R/W TIMER too
-    double host_write = 500e3;     // HFM writes the HWR
-    double host_read = 1000e3;     // HFM reads and invalidates the DWR
-    double credit_timeout = 10;    // no Credit for this long: link broken
-    double lifama = 1;             // a LiFaMa message in the next Credit, to the neighbour DFM
-    double service_net = 100;      // a diagnostic message to the master over the service network
-    double ping_period = 3e6;      // SNET_MON_PING_TMOUT
-    double phase_step = 1e3;       // timer phase offset per node
+    double dnp_write = 500e3;      // DFM writes the DWR (us); the R/W TIMER: 1 ms to 65 s (ours: 0.5 s)
+    double dnp_read = 1000e3;      // DFM reads and invalidates the HWR; the R/W TIMER too (ours: 1 s)
+    double host_write = 500e3;     // HFM writes the HWR (ours)
+    double host_read = 1000e3;     // HFM reads and invalidates the DWR (ours)
+    double credit_timeout = 10;    // no Credit for this long: link broken (ours)
+    double lifama = 1;             // a LiFaMa message in the next Credit, to the neighbour DFM (ours: an upper
+                                   // bound of the 0.26 us the link's Credit frames give, lofamo_credits.hpp)
+    double service_net = 100;      // a diagnostic message to the master over the service network (ours)
+    double ping_period = 3e6;      // SNET_MON_PING_TMOUT: the report's example, 3 s
+    double phase_step = 1e3;       // timer phase offset per node (ours)
     double crc_threshold = 1e-6;   // CRC errors per transferred byte above which a link is sick (ours: the
                                    // report's threshold is "programmable" and given no value)
 

@@ -33,7 +33,7 @@ struct ApenetCredit {
 
     std::uint32_t fifo_depth = 512;   // words per RX LINK FIFO (one FIFO per virtual channel)
     std::uint32_t t_red = 506;        // stop once this many words may be in the FIFO
-    std::uint32_t t_yellow = 128;     // resume when a Credit shows fewer than this
+    std::uint32_t t_yellow = 128;     // resume when a Credit shows fewer than this (ours: the report gives none)
     std::uint32_t credit_period = 35; // C: data cycles between Credits
     std::uint32_t remote_latency = 35;  // L_R: flight of a word over the physical layer
     std::uint32_t local_latency = 20;   // L_L: clock-domain synchronisation

@@ -77,7 +77,10 @@ struct PercsD : detail::percs_link<PercsD> {
 
 /// The W links that join the hub to the four POWER7 chips of its node (Arimilli
 /// et al., section VII.A: "4 * 24 GiB/s = 96 GiB/s", the injection bandwidth of
-/// a compute node; section V gives the same as 192 GB/s both ways). Data a node
+/// a compute node). Section V gives "192 GB/s" to the chips without saying per
+/// direction; we read it as both ways (96 each), as its combined link figures
+/// are (336 GB/s for 7 LL links of 24 each way), which its ratio "1:4.6" confirms
+/// (896 / 192 = 4.67; PercsHubConfig::network_to_injection). Data a node
 /// sends into the network or takes out of it crosses them; traffic between the
 /// chips of one node does not (the mapping paper counts it free). Not a network
 /// link: a topology that models them says so (PercsTopology::with_w_links).

@@ -167,11 +167,12 @@ constexpr Placement percs_placement(const PercsTopology& t, TaskGrid g, PercsMap
     return detail::placement_from_processors(percs_processors(t, g, mapping, seed), t);
 }
 
-/// A hot spot in the sense of the interconnect paper's section VI ("communication
-/// patterns that involve small numbers of compute nodes" gain from indirect
-/// routes); the pattern is the library's, the paper gives none: hub k of supernode `from`
-/// sends one unit to hub k of supernode `to`, for all 32 k; nobody else sends.
-/// With direct routing the 32 flows share the one D link between the two.
+/// The interconnect paper's hot spot (section VII.A: "communication from all 32 CNs
+/// in SN A want to communicate to different CNs in SN B would cause a congestion of
+/// 32 on the D-link between A and B"; random routing avoids it): hub k of supernode
+/// `from` sends one unit to hub k of supernode `to`, for all 32 k (the pairing of
+/// the 32 is ours); nobody else sends. With direct routing the 32 flows share the
+/// one D link between the two.
 constexpr TrafficMatrix percs_supernode_hotspot(const PercsTopology& t, std::uint32_t from, std::uint32_t to) {
     detail::require(from < t.supernodes() && to < t.supernodes() && from != to,
                     "the hot spot needs two different supernodes below ", t.supernodes(), "; got ", from, " and ", to);

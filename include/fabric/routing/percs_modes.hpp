@@ -152,6 +152,12 @@ struct PercsVcCap : Policy {
         for (std::size_t i = 0; i < n; ++i) out[i] = cap(t, out[i]);
         return n;
     }
+    /// The policy's turns with their VCs capped, where it names them.
+    template <class F>
+        requires requires(const Policy& p, const PercsTopology& t) { p.for_each_turn(t, [](const Hop&, const Hop&) {}); }
+    void for_each_turn(const PercsTopology& t, F&& f) const {
+        Policy::for_each_turn(t, [&](const Hop& from, const Hop& to) { f(cap(t, from), cap(t, to)); });
+    }
 };
 
 }  // namespace fabric

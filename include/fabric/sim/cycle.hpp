@@ -37,15 +37,21 @@
 //   requirements.hpp what the kernel asks of a fabric type; the one-sentence errors
 //   core.hpp         the parts of a run and how they are joined, for a flow control and an allocator
 //   kernel.hpp       a fabric type's kernel: its core, links and routing policy's answers
-//   run.hpp          a run's phases, in order, and its derived figures
+//   message_port.hpp the hook a driver injects messages through and reads sent and delivered from
+//   run.hpp          a run's phases, in order, as a resumable object, and its derived figures
 //   workloads.hpp    arrivals from a pattern, traces, and the checks before a run
-//   simulator.hpp    CycleSimulator: runs (Bernoulli, traces), failures, transport
+//   dependency_engine.hpp  a workload graph driven through the message port
+//   embedded.hpp     a run another simulator drives through the message port
+//   workload_run.hpp run_workload: WorkloadOptions, WorkloadResult, the critical path
+//   simulator.hpp    CycleSimulator: runs (Bernoulli, traces, workloads), failures, transport
 #pragma once
 
 #include <fabric/sim/cycle/allocators.hpp>
 #include <fabric/sim/cycle/channels.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/deadlock_search.hpp>
+#include <fabric/sim/cycle/dependency_engine.hpp>
+#include <fabric/sim/cycle/embedded.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/failures.hpp>
 #include <fabric/sim/cycle/framing.hpp>
@@ -57,6 +63,7 @@
 #include <fabric/sim/cycle/lookahead.hpp>
 #include <fabric/sim/cycle/losses.hpp>
 #include <fabric/sim/cycle/memory.hpp>
+#include <fabric/sim/cycle/message_port.hpp>
 #include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/occupancy.hpp>
 #include <fabric/sim/cycle/output_queues.hpp>
@@ -81,4 +88,5 @@
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
+#include <fabric/sim/cycle/workload_run.hpp>
 #include <fabric/sim/cycle/workloads.hpp>

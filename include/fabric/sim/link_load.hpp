@@ -2,7 +2,9 @@
 //
 // Every communicating pair's amount is split over the channels its routes cross,
 // in the fractions the routing policy gives (for_each_hop), and added to that
-// channel's load. From the loads come, per link class, the maximum load and the
+// channel's load. Where every flow carries one amount, a channel counts the
+// fractions crossing it (whole routes and split ties' halves add exactly) and is
+// scaled by the amount once, so that its load does not depend on the pairs' order. From the loads come, per link class, the maximum load and the
 // throughput it allows: each task may inject at most bandwidth / max_load, so a
 // node of m tasks at m * bandwidth / max_load (the PERCS mapping paper's tau with
 // m = 4). Three ways to the same loads, the first that applies:
@@ -245,15 +247,42 @@ constexpr LinkLoads flow_kernel(const Fab& fab, const P& pattern, const Placemen
         const std::uint32_t* node_of = placement.nodes().data();
         double* load = loads.data();
         FlowBudget budget;
+        // Every flow of one amount (uniform traffic, a permutation, a halo): each
+        // channel counts the fractions that cross it (integers, and halves where ties
+        // split: exact), then one scaling by the amount. Only when a second amount
+        // turns up are the terms amount x fraction added pair by pair, from the start.
+        double one_amount = 0;
+        bool mixed = false;
         pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
             const std::uint32_t a = node_of[s];
             const std::uint32_t b = node_of[d];
-            if (a == b) return;
+            if (a == b || amount == 0 || mixed) return;
+            if (amount != one_amount) {
+                if (one_amount != 0) {
+                    mixed = true;
+                    return;
+                }
+                one_amount = amount;
+            }
             routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
                 budget.spend();
-                load[static_cast<std::size_t>(n.value) * T::ports_per_node + p.value] += amount * fraction;
+                load[static_cast<std::size_t>(n.value) * T::ports_per_node + p.value] += fraction;
             });
         });
+        if (!mixed) {
+            for (double& l : loads) l *= one_amount;
+        } else {
+            for (double& l : loads) l = 0;
+            pattern.for_each_flow([&](std::size_t s, std::size_t d, double amount) {
+                const std::uint32_t a = node_of[s];
+                const std::uint32_t b = node_of[d];
+                if (a == b) return;
+                routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
+                    budget.spend();
+                    load[static_cast<std::size_t>(n.value) * T::ports_per_node + p.value] += amount * fraction;
+                });
+            });
+        }
     }
     const double tasks_per_node =
         static_cast<double>(placement.task_count()) / static_cast<double>(topo.node_count());

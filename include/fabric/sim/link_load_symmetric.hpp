@@ -13,11 +13,16 @@
 // O(k^2) a dimension rather than O(N k) (O(N^2 k) for the pair walk).
 //
 // The same terms, but not in the same order: the pair walk adds them in pair
-// order, channel by channel, and floating-point addition is not associative. So a
-// load is taken from here only when its terms give one double in every order
-// (core/order_free_sum.hpp: all equal, or exact); where any orbit's are not, the
-// path declines and link_load walks the pairs. The class summary is made from the
-// orbits, its totals under the same rule, else channel by channel in index order.
+// order, channel by channel, and floating-point addition is not associative. Where
+// every flow carries one amount, both ways add the fractions (counts: integers, and
+// halves where ties split) and scale by the amount once; counts add exactly in any
+// order, so the symmetric path and the pair walk give one double (a 100^3 torus
+// under uniform traffic with ties split, 10^12 pairs, in a fraction of a second).
+// A load is taken from here only when its terms give one double in every order
+// (core/order_free_sum.hpp: all equal, or exact); where any orbit's are not (a
+// mix of amounts, fractions like 1/3), the path declines and link_load walks the
+// pairs. The class summary is made from the orbits, its totals under the same rule,
+// else channel by channel in index order.
 // tests/runtime/symmetry.cpp compares the two ways, bit for bit, on every family.
 #pragma once
 
@@ -90,33 +95,53 @@ struct ChannelOrbits {
     [[nodiscard]] constexpr std::size_t count() const { return nodes.orbits() * T::ports_per_node; }
 };
 
-/// The representatives' terms, route by route.
+/// The representatives' terms, route by route: the fractions, when every flow
+/// carries one amount (returned, the one scaling of the orbits' sums, as the pair
+/// walk scales its counts); else the terms amount x fraction, and 1.
 template <class T, class R, class P>
-constexpr void orbit_terms_by_routes(const T& topo, const R& routing, const P& pattern, const Translations& tasks,
-                                     std::size_t per_node, const ChannelOrbits<T>& orbit_of,
-                                     std::vector<OrderFreeSum>& sums, FlowBudget& budget) {
-    for (std::size_t o = 0; o < tasks.orbits(); ++o) {
-        const std::size_t r = tasks.representative_of_orbit(o);
-        const auto a = static_cast<std::uint32_t>(r / per_node);
-        pattern.for_each_flow_from(r, [&](std::size_t d, double amount) {
-            budget.spend();
-            const auto b = static_cast<std::uint32_t>(d / per_node);
-            if (a == b) return;
-            routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
+constexpr double orbit_terms_by_routes(const T& topo, const R& routing, const P& pattern, const Translations& tasks,
+                                       std::size_t per_node, const ChannelOrbits<T>& orbit_of,
+                                       std::vector<OrderFreeSum>& sums, FlowBudget& budget) {
+    double one_amount = 0;
+    bool mixed = false;
+    const auto walk = [&](bool weighted) {
+        for (std::size_t o = 0; o < tasks.orbits() && !(mixed && !weighted); ++o) {
+            const std::size_t r = tasks.representative_of_orbit(o);
+            const auto a = static_cast<std::uint32_t>(r / per_node);
+            pattern.for_each_flow_from(r, [&](std::size_t d, double amount) {
                 budget.spend();
-                sums[orbit_of(n, p)].add(amount * fraction);
+                const auto b = static_cast<std::uint32_t>(d / per_node);
+                if (a == b || amount == 0 || (mixed && !weighted)) return;
+                if (!weighted && amount != one_amount) {
+                    if (one_amount != 0) {
+                        mixed = true;
+                        return;
+                    }
+                    one_amount = amount;
+                }
+                const double scale = weighted ? amount : 1.0;
+                routing.for_each_hop(topo, NodeId{a}, NodeId{b}, [&](NodeId n, PortId p, double fraction) {
+                    budget.spend();
+                    sums[orbit_of(n, p)].add(scale * fraction);
+                });
             });
-        });
-    }
+        }
+    };
+    walk(false);
+    if (!mixed) return one_amount;
+    for (OrderFreeSum& sum : sums) sum = OrderFreeSum{};
+    walk(true);
+    return 1.0;
 }
 
 /// The same terms ring by ring (RingSeparable, whose one node orbit puts every
 /// representative on node 0): the representatives' destinations counted by their
 /// coordinate in each dimension, then one leg from 0 to each coordinate, its terms
-/// taken as many times as destinations have it. Only when every flow carries one
-/// amount (else false, nothing added, and the caller goes route by route).
+/// taken as many times as destinations have it: the fractions, counted, and the one
+/// amount every flow carries returned to scale them by. Only when there is one
+/// (else -1, nothing added, and the caller goes route by route).
 template <class T, class R, class P>
-constexpr bool orbit_terms_by_rings(const T& topo, const R& routing, const P& pattern, const Translations& tasks,
+constexpr double orbit_terms_by_rings(const T& topo, const R& routing, const P& pattern, const Translations& tasks,
                                     std::size_t per_node, const ChannelOrbits<T>& orbit_of,
                                     std::vector<OrderFreeSum>& sums, FlowBudget& budget) {
     // Plain arrays and one division a dimension: in constant evaluation this loop is
@@ -147,15 +172,15 @@ constexpr bool orbit_terms_by_rings(const T& topo, const R& routing, const P& pa
             }
         });
     budget.spend(flows % 256, 4);
-    if (!one_amount) return false;
+    if (!one_amount) return -1;
     for (std::size_t dim = 0; dim < T::rank; ++dim)
         for (std::uint32_t x = 1; x < topo.extent(dim); ++x)
             if (const std::uint64_t times = at[dim][x]; times > 0)
                 routing.for_each_leg(topo, dim, 0, x, [&](std::uint32_t position, PortId port, double fraction) {
                     budget.spend();
-                    sums[orbit_of(NodeId{position * topo.stride(dim)}, port)].add(amount * fraction, times);
+                    sums[orbit_of(NodeId{position * topo.stride(dim)}, port)].add(fraction, times);
                 });
-    return true;
+    return amount < 0 ? 0 : amount;
 }
 
 /// Every channel's load from its orbit's, and the classes counted from the orbits.
@@ -225,18 +250,18 @@ constexpr SymmetricLoads symmetric_link_load(const Fab& fab, const P& pattern, s
     const ChannelOrbits<T> orbit_of{topo, nodes, nodes.orbits() == 1};
     std::vector<OrderFreeSum> sums(orbit_of.count());
     FlowBudget budget;
-    bool by_rings = false;
+    double scale = -1;  // the amount the orbits' sums are scaled by, as the pair walk scales its counts
     if constexpr (RingSeparable<R, T>)
-        by_rings = orbit_of.one_node_orbit &&
-                   orbit_terms_by_rings(topo, fab.routing(), pattern, tasks, per_node, orbit_of, sums, budget);
-    if (!by_rings) orbit_terms_by_routes(topo, fab.routing(), pattern, tasks, per_node, orbit_of, sums, budget);
+        if (orbit_of.one_node_orbit)
+            scale = orbit_terms_by_rings(topo, fab.routing(), pattern, tasks, per_node, orbit_of, sums, budget);
+    if (scale < 0) scale = orbit_terms_by_routes(topo, fab.routing(), pattern, tasks, per_node, orbit_of, sums, budget);
 
     std::vector<double> orbit_load(sums.size(), 0.0);
     for (std::size_t o = 0; o < sums.size(); ++o) {
         if (!sums[o].order_free())
             return {"a channel's load is a sum of unequal terms that do not add exactly, so its last bit depends on "
                     "the order of the pairs, which only the pair-by-pair walk keeps"};
-        orbit_load[o] = sums[o].value();
+        orbit_load[o] = sums[o].value() * scale;
     }
     budget.spend(channel_slots(topo), 3);  // the loads of every channel, filled from the orbits'
     return loads_from_orbits(topo, orbit_of, orbit_load);

@@ -11,6 +11,14 @@
 // optional class (CycleConfig::class_priority's classes, default 0). Rows come in
 // order of cycle. Every refusal is a config_error naming the file and line.
 //
+// A trace whose messages wait for one another (Netrace's rule) has an `after`
+// column: the `id`s (a column of whole numbers) of the rows whose delivery it
+// waits for, separated by ';' (empty: none), and optionally `delay`, the cycles
+// from the last of them to its creation; its cycle is then the earliest it may be
+// created. Such a trace is a workload graph (Trace::graph), run by the dependency
+// engine (CycleSimulator::run_workload), and its rows may come in any order. A file
+// without `after` is an open-loop trace, replayed as before.
+//
 // Replaying: trace_settings() makes every message measured and splits each into
 // packets of at most max_packet_flits (the kernel's own mechanism), so that
 // CycleResult::message_latency is the trace's per-message latency (creation to its
@@ -26,12 +34,14 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <fabric/core/error.hpp>
 #include <fabric/core/input_file.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/workload.hpp>
+#include <fabric/workload/graph.hpp>
 
 namespace fabric {
 
@@ -40,6 +50,11 @@ struct Trace {
     std::string source;  // the file, for messages
     std::vector<TraceMessage> messages;
     std::vector<std::size_t> lines;  // lines[i]: the line of messages[i]
+    // With an `after` column: per message its id, its delay, and the ids it waits for
+    // (after_ids[after_first[i] .. after_first[i + 1]]).
+    bool dependent = false;
+    std::vector<std::uint64_t> ids, delays, after_ids;
+    std::vector<std::size_t> after_first;
 
     /// "file:line: " for message i.
     [[nodiscard]] std::string where(std::size_t i) const {
@@ -57,6 +72,37 @@ struct Trace {
                             classes, " the configuration has (CycleConfig::class_priority)");
         }
     }
+    /// A dependent trace as a workload graph over `terminals` ranks (rank t on
+    /// terminal t): each row a message of its flits times `flit_bytes` bytes (so
+    /// that flits of that size give back its flits), created no earlier than its
+    /// cycle and `delay` cycles after the delivery of the last row it names.
+    [[nodiscard]] workload::ExplicitGraph graph(std::uint32_t terminals, std::uint32_t flit_bytes) const {
+        detail::require(dependent, source, ": the trace has no 'after' column: it is an open-loop trace (run_trace)");
+        check(terminals, ~std::uint32_t{0});
+        std::unordered_map<std::uint64_t, std::size_t> row;
+        row.reserve(ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const auto [it, added] = row.emplace(ids[i], i);
+            detail::require(added, where(i), "id ", ids[i], " is given to line ", lines[it->second], " already");
+        }
+        workload::GraphBuilder b(source);
+        for (std::size_t i = 0; i < messages.size(); ++i) {
+            const TraceMessage& m = messages[i];
+            const workload::NodeIndex n = b.add_message(m.source, m.destination,
+                                                        std::uint64_t{m.flits} * flit_bytes, lines[i]);
+            b.node(n).not_before = m.cycle;
+            b.node(n).delay = delays[i];
+            b.node(n).traffic_class = m.traffic_class;
+        }
+        for (std::size_t i = 0; i < messages.size(); ++i)
+            for (std::size_t e = after_first[i]; e < after_first[i + 1]; ++e) {
+                const auto it = row.find(after_ids[e]);
+                detail::require(it != row.end(), where(i), "'after' names id ", after_ids[e], ", which no row has");
+                b.depend(i, it->second, workload::Completion::delivered, lines[i]);
+            }
+        return b.build(terminals);
+    }
+
     /// The largest message, in flits.
     [[nodiscard]] std::uint32_t largest() const {
         std::uint32_t most = 1;
@@ -99,9 +145,9 @@ inline std::uint64_t trace_number(std::string_view field, const std::string& at,
 inline Trace parse_trace(std::istream& in, const std::string& source, std::uint32_t flit_bytes = 0) {
     Trace t;
     t.source = source;
-    enum Column : std::uint8_t { cycle, src, dst, size, klass, columns };
+    enum Column : std::uint8_t { cycle, src, dst, size, klass, id, after, delay, columns };
     constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
-    std::size_t where[columns] = {absent, absent, absent, absent, absent};
+    std::size_t where[columns] = {absent, absent, absent, absent, absent, absent, absent, absent};
     bool bytes = false, header = false;
     std::size_t fields = 0;
     std::string line;
@@ -118,8 +164,11 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
                 else if (f[i] == "destination") c = dst;
                 else if (f[i] == "flits" || f[i] == "bytes") c = size;
                 else if (f[i] == "class") c = klass;
+                else if (f[i] == "id") c = id;
+                else if (f[i] == "after") c = after;
+                else if (f[i] == "delay") c = delay;
                 detail::require(c != columns, at, "unknown column '", detail::shown(f[i]), "'; a trace has cycle, source, "
-                                "destination, flits or bytes, and optionally class");
+                                "destination, flits or bytes, and optionally class, id, after and delay");
                 detail::require(where[c] == absent, at, "column '", f[i], "' is given twice",
                                 c == size ? " (a trace gives flits or bytes, not both)" : "");
                 where[c] = i;
@@ -131,6 +180,12 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
                                 "; it names the columns, e.g. 'cycle,source,destination,flits,class'");
             detail::require(!bytes || flit_bytes > 0, at, "a trace in bytes needs the flit size to convert them (in "
                             "bytes, at least 1)");
+            detail::require((where[after] == absent) == (where[id] == absent), at, "a trace whose rows wait for one "
+                            "another has both 'id' and 'after' columns");
+            detail::require(where[delay] == absent || where[after] != absent, at, "'delay' counts from the rows a "
+                            "row waits for: give 'id' and 'after' columns too");
+            t.dependent = where[after] != absent;
+            if (t.dependent) t.after_first.push_back(0);
             fields = f.size();
             header = true;
             continue;
@@ -150,7 +205,22 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
         detail::require(amount <= 65535, at, "a message of ", amount, " flits; the cycle kernel takes at most 65535 "
                         "(split it into several messages)");
         detail::require(m.cycle < (std::uint64_t{1} << 59), at, "cycle ", m.cycle, " is past the kernel's 2^59");
-        detail::require(t.messages.empty() || t.messages.back().cycle <= m.cycle, at, "cycle ", m.cycle,
+        if (t.dependent) {
+            t.ids.push_back(detail::trace_number(f[where[id]], at, "id"));
+            t.delays.push_back(where[delay] == absent ? 0 : detail::trace_number(f[where[delay]], at, "delay"));
+            detail::require(t.delays.back() < (std::uint64_t{1} << 59), at, "delay ", t.delays.back(),
+                            " is past the kernel's 2^59");
+            const std::string_view list = f[where[after]];
+            for (std::size_t from = 0; from < list.size();) {
+                const std::size_t semi = std::min(list.find(';', from), list.size());
+                t.after_ids.push_back(detail::trace_number(detail::trimmed(list.substr(from, semi - from)), at,
+                                                           "an id in 'after'"));
+                from = semi + 1;
+                detail::require(semi == list.size() || from < list.size(), at, "'after' ends with ';'");
+            }
+            t.after_first.push_back(t.after_ids.size());
+        }
+        detail::require(t.dependent || t.messages.empty() || t.messages.back().cycle <= m.cycle, at, "cycle ", m.cycle,
                         " comes after cycle ", t.messages.empty() ? 0 : t.messages.back().cycle,
                         " (line ", t.lines.empty() ? 0 : t.lines.back(), "); rows come in order of cycle");
         m.source = static_cast<std::uint32_t>(s);

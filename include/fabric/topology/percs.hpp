@@ -16,13 +16,18 @@
 //   8 .. 31   LR to the 24 nodes of the other drawers, in increasing local order
 //   32 .. 47  D, the m-th D link of the node (towards supernode (u mod W) + m W)
 //
-// The interconnect paper's all-to-all model (section VII.A) assumes instead a
-// system of 32 d + 1 supernodes, one D link per pair, exactly d D links leaving
-// and d landing on every hub, and no self-loops. The bucket template cannot give
-// every hub the same count there (with W = 32 not dividing n_s - 1 some hubs get
-// d + 1), so PercsTopology::alltoall_model(d) uses a circulant wiring: the link
-// from a to b is the o-th of a's links with o = (b - a - 1) mod n_s, and leaves
-// local node o mod 32 (and lands on local node ((a - b - 1) mod n_s) mod 32 of b).
+// Any other size (the interconnect paper, section VII: Blue Waters has "several
+// hundred" supernodes, and "the Hubs in an SN can differ in their D-link
+// connections by one") has no whole h, and the bucket template would give some
+// hubs two real D links more than others (a hub's self-loop takes a port). There
+// the links are dealt round each bucket with no self-loops (Wiring::circulant):
+// in bucket j the link from a to b is the o-th, o = (b - a - 1) mod n_s, and
+// leaves local node jW + (o mod W) on its (o div W)-th D port; it lands on node
+// jW + (((a - b - 1) mod n_s) mod W) of b. A bucket's W hubs hold the n_s - 1
+// links in turn, so hubs differ by at most one (ceil or floor of (n_s - 1) / W).
+// The all-to-all model of section VII.A (32 d + 1 supernodes, one D link per
+// pair, exactly d leaving and d landing on every hub) is that wiring with n_d = 1:
+// PercsTopology::alltoall_model(d).
 #pragma once
 
 #include <array>
@@ -55,17 +60,22 @@ public:
     enum class Wiring : std::uint8_t { bucket, circulant };
     using link_types = boost::hana::tuple<PercsLL, PercsLR, PercsD>;
 
-    /// The (n_s, n_d) system of the mapping paper. Rules: n_d divides 32, and
-    /// h = n_s n_d / 32 is a whole number of at most 16.
+    /// The (n_s, n_d) system. Rules: n_d divides 32, and no hub needs more than 16
+    /// D ports. Where h = n_s n_d / 32 is whole, the mapping paper's bucket template
+    /// (self-loops included, h D ports a hub); where it is not, the links dealt round
+    /// each bucket without self-loops, hubs differing by at most one (dealt()).
     constexpr PercsTopology(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {}, PercsLR lr = {}, PercsD d = {})
-        : PercsTopology(supernodes, d_links, Wiring::bucket, ll, lr, d) {
-        const std::uint64_t product = std::uint64_t{supernodes} * d_links;
-        detail::require(product % nodes_per_supernode == 0,
-                        "PERCS D-port utility h = n_s * n_d / 32 must be a whole number; got n_s = ", supernodes,
-                        ", n_d = ", d_links, " (n_s * n_d = ", product, ", not a multiple of 32)");
-        detail::require(product <= nodes_per_supernode * max_d_ports,
-                        "PERCS hubs have at most 16 D ports, so h = n_s * n_d / 32 <= 16 (n_s * n_d <= 512); got n_s = ",
-                        supernodes, ", n_d = ", d_links, " (h = ", product / nodes_per_supernode, ")");
+        : PercsTopology(supernodes, d_links,
+                        std::uint64_t{supernodes} * d_links % nodes_per_supernode == 0 ? Wiring::bucket
+                                                                                         : Wiring::circulant,
+                        ll, lr, d) {}
+
+    /// The (n_s, n_d) system with its D links dealt round each bucket and no
+    /// self-loops, whatever h (section VII's rule: a supernode's hubs differ in
+    /// their D links by at most one).
+    static constexpr PercsTopology dealt(std::uint32_t supernodes, std::uint32_t d_links, PercsLL ll = {},
+                                         PercsLR lr = {}, PercsD d = {}) {
+        return PercsTopology(supernodes, d_links, Wiring::circulant, ll, lr, d);
     }
 
     /// The system of the interconnect paper's all-to-all model: 32 d + 1
@@ -74,7 +84,7 @@ public:
     static PercsTopology alltoall_model(std::uint32_t d, PercsLL ll = PercsLL(GBps{24.0}), PercsLR lr = {},
                                         PercsD dl = {}) {
         detail::require(d >= 1 && d <= max_d_ports, "the all-to-all model needs 1 to 16 D links per hub; got ", d);
-        return PercsTopology(nodes_per_supernode * d + 1, 1, Wiring::circulant, ll, lr, dl).with_w_links();
+        return dealt(nodes_per_supernode * d + 1, 1, ll, lr, dl).with_w_links();
     }
 
     /// The same system with each node's injection and ejection limited by its W
@@ -97,9 +107,17 @@ public:
     [[nodiscard]] constexpr std::uint32_t d_links_per_pair() const { return nd_; }
     /// Nodes per bucket, W = 32 / n_d.
     [[nodiscard]] constexpr std::uint32_t bucket_width() const { return w_; }
-    /// D links per node: h = n_s n_d / 32 with the bucket template (self-loops
-    /// included), d in the all-to-all model.
+    /// D ports a hub may use: h = n_s n_d / 32 with the bucket template (self-loops
+    /// included); dealt, ceil((n_s - 1) / W), the most any hub holds (d in the
+    /// all-to-all model).
     [[nodiscard]] constexpr std::uint32_t d_ports_used() const { return d_ports_; }
+    /// The D links local node u holds, self-loop included (any supernode: the
+    /// wiring is the same template in each).
+    [[nodiscard]] constexpr std::uint32_t d_links_of_local(std::uint32_t u) const {
+        std::uint32_t count = 0;
+        for (std::uint32_t m = 0; m < d_ports_; ++m) count += d_target(0, u, m) < ns_;
+        return count;
+    }
     [[nodiscard]] constexpr Wiring wiring() const { return wiring_; }
     /// Whether every bucket has a D self-loop (the bucket template does).
     [[nodiscard]] constexpr bool d_self_loops() const { return wiring_ == Wiring::bucket; }
@@ -118,12 +136,12 @@ public:
     // --- the D wiring -------------------------------------------------------------------
     /// Local node of supernode a whose j-th D link (bucket j) goes to supernode b.
     [[nodiscard]] constexpr std::uint32_t d_source_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
-        if (wiring_ == Wiring::circulant) return offset(a, b) % nodes_per_supernode;
+        if (wiring_ == Wiring::circulant) return j * w_ + offset(a, b) % w_;
         return j * w_ + b % w_;
     }
     /// Local node of supernode b where the j-th D link from supernode a lands.
     [[nodiscard]] constexpr std::uint32_t d_landing_local(std::uint32_t a, std::uint32_t b, std::uint32_t j) const {
-        if (wiring_ == Wiring::circulant) return offset(b, a) % nodes_per_supernode;
+        if (wiring_ == Wiring::circulant) return j * w_ + offset(b, a) % w_;
         return j * w_ + a % w_;
     }
 
@@ -137,7 +155,7 @@ public:
     }
     /// Port of local node u of supernode a whose D link goes to supernode b (u must hold one).
     [[nodiscard]] constexpr PortId d_port(std::uint32_t a, std::uint32_t u, std::uint32_t b) const {
-        if (wiring_ == Wiring::circulant) return PortId{first_d_port + offset(a, b) / nodes_per_supernode};
+        if (wiring_ == Wiring::circulant) return PortId{first_d_port + offset(a, b) / w_};
         return PortId{first_d_port + (b - u % w_) / w_};
     }
 
@@ -210,10 +228,15 @@ private:
                         "PERCS n_d must divide 32 (1, 2, 4, 8, 16 or 32); got ", d_links);
         w_ = nodes_per_supernode / d_links;
         // In 64 bits: n_s n_d of 32-bit values would wrap (and node numbers repeat).
-        const std::uint64_t ports = wiring == Wiring::circulant
-                                        ? (std::uint64_t{ns_} - 1) / nodes_per_supernode
-                                        : (std::uint64_t{ns_} * nd_ + nodes_per_supernode - 1) / nodes_per_supernode;
-        detail::require(ports <= max_d_ports, "PERCS hubs have at most 16 D ports; this system needs ", ports);
+        const std::uint64_t ports = wiring == Wiring::circulant ? (std::uint64_t{ns_} - 1 + w_ - 1) / w_
+                                                                : std::uint64_t{ns_} * nd_ / nodes_per_supernode;
+        detail::require(wiring == Wiring::circulant || std::uint64_t{ns_} * nd_ % nodes_per_supernode == 0,
+                        "PERCS bucket template: h = n_s * n_d / 32 must be whole; got n_s = ", supernodes,
+                        ", n_d = ", d_links);
+        detail::require(ports <= max_d_ports, "PERCS hubs have at most 16 D ports; n_s = ", supernodes, ", n_d = ",
+                        d_links, " needs ", ports, " (", wiring == Wiring::circulant ? "ceil((n_s - 1) n_d / 32)" :
+                        "h = n_s n_d / 32", "): at most ", wiring == Wiring::circulant ? 16 * w_ + 1 : 16 * w_,
+                        " supernodes with this n_d");
         d_ports_ = static_cast<std::uint32_t>(ports);
     }
 
@@ -223,7 +246,7 @@ private:
     /// Target supernode of the m-th D link of local node u of supernode a, or n_s if none.
     [[nodiscard]] constexpr std::uint32_t d_target(std::uint32_t a, std::uint32_t u, std::uint32_t m) const {
         if (wiring_ == Wiring::circulant) {
-            const std::uint32_t o = m * nodes_per_supernode + u;
+            const std::uint32_t o = m * w_ + u % w_;
             return o + 1 < ns_ ? (a + 1 + o) % ns_ : ns_;
         }
         const std::uint32_t b = u % w_ + m * w_;

@@ -68,8 +68,8 @@ struct ApenetEfficiency {
     /// The model for a stream of messages of `message_bytes` (Fig. 13's abscissa):
     /// a message of up to S_MAX bytes is one packet of that payload, a longer one
     /// is cut into S_MAX packets (the powers of two Fig. 13 plots divide evenly).
-    /// The link's side of Fig. 13 only: the report's curve is also held below the
-    /// host read bandwidth (Fig. 12), for which the report gives no numbers.
+    /// The link's side of Fig. 13: the report's curve is also held below the host
+    /// read bandwidth, 2.8 GB/s at its peak (Table 12; apenet_host.hpp).
     [[nodiscard]] constexpr ApenetEfficiency for_message(std::uint64_t message_bytes) const {
         detail::require(message_bytes >= word_bytes, "a message needs at least one ", word_bytes, "-byte word; got ",
                         message_bytes);

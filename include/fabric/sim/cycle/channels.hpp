@@ -184,7 +184,8 @@ public:
         for (auto& bucket : arrivals_.buckets()) {
             std::size_t keep = 0;
             for (const Arrival& a : bucket) {
-                if (failures.broken(links_.up(std::size_t{a.node} * ports_ + a.local / vcs_))) {
+                if (a.node != 0xffffffffU &&  // a replaying link's wake (cycle/link_errors.hpp) stays
+                    failures.broken(links_.up(std::size_t{a.node} * ports_ + a.local / vcs_))) {
                     --in_flight_;
                     on_drop(a.flit);
                 } else {
@@ -203,6 +204,12 @@ public:
     }
 
     [[nodiscard]] std::uint64_t in_flight() const { return in_flight_; }
+    /// A flit held at its receiver for replay stays in flight (cycle/link_errors.hpp).
+    void adjust_in_flight(std::int64_t by) { in_flight_ += static_cast<std::uint64_t>(by); }
+    /// A replaying link's wake (no flit, not counted in flight) at cycle `at`, within the wheel.
+    void schedule_wake(std::uint64_t at, std::uint32_t entry) {
+        arrivals_.schedule(at, Arrival{Flit{0, 0, 0}, 0xffffffffU, entry, 0, RouteStep{0, 0}});
+    }
     /// The cycles feedback for the sender of `channel` takes to reach it.
     [[nodiscard]] std::uint64_t feedback_delay(std::size_t channel) const {
         return flow_.feedback_delay() + (feedback_over_link_ ? links_.latency(channel) : 0);

@@ -198,6 +198,8 @@ public:
         source_packet_cap_ = check_memory(memory_need(), cfg_.memory_limit_mb);
         routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels(), channels_.links().terminal_serialisation());
         if (hooks_.tracks_occupancy) routers_.track_occupancy();
+        if (link_errors_.any())  // the wheel reaches a replaying link's longest wait (cycle/link_errors.hpp)
+            while (wheel_size_ <= link_errors_.longest_replay_delay(channels_.links())) wheel_size_ *= 2;
         channels_.reset(shape_, wheel_size_);
         sources_.reset(shape_, cfg_, observer_.classes.count());
         sinks_.reset(shape_.terminals, split());
@@ -205,20 +207,20 @@ public:
         losses_.reset();
         observer_.reset(cfg_, shape_.terminals);
         failures_.reset(shape_.channels());
-        link_errors_.reset(shape_.channels(), cfg_.flit_bytes, cfg_.seed);
+        link_errors_.reset(shape_.channels(), cfg_.flit_bytes, cfg_.seed, channels_.links());
         scratch_route_.resize(max_hops_ + 1);
     }
 
     /// A flit came over a link into input VC `local` of router n: its packet's tail
     /// is counted by the link's receiver, and a link found sick is routed round.
-    [[gnu::always_inline]] void crossed_link(std::uint32_t n, std::uint32_t local, const Flit& f) {
-        if (!link_errors_.on() || !f.tail()) [[likely]]
-            return;
-        const std::uint32_t up = channels_.links().up(std::size_t{n} * shape_.ports + local / shape_.vcs);
-        if (link_errors_.packet_arrived(up, packets_[f.packet].size)) {
-            failures_.sicken(up);
-            ++observer_.res.links_sick;
-        }
+    /// False when the caller is not to let `a` in: a link that replays holds the flit
+    /// back (cycle/link_errors.hpp). `a` may be such a link's wake, a marker in the
+    /// wheel's bucket: when it lets a held flit in, the flit takes the marker's place
+    /// in the bucket (the one call of Routers::arrive stays the only one).
+    [[gnu::always_inline]] bool crossed_link(const Arrival& a, std::uint64_t now) {
+        if (!link_errors_.on()) [[likely]]
+            return true;
+        return erring_arrival(a, now);
     }
 
     /// The link of `channel` has just failed at `now`: flits on its wires are lost
@@ -267,6 +269,36 @@ public:
     }
 
 private:
+    /// crossed_link where links have error rates: counts, holds, wakes.
+    [[gnu::noinline, gnu::cold]] bool erring_arrival(const Arrival& a_in, std::uint64_t now) {
+        Arrival& a = const_cast<Arrival&>(a_in);  // the wheel's own slot (crossed_link)
+        const auto sicken = [&](std::uint32_t up) {
+            failures_.sicken(up);
+            ++observer_.res.links_sick;
+        };
+        if (LinkErrors::is_wake(a)) {
+            channels_.adjust_in_flight(+1);  // a wake is no flit: undo the wheel's count of it
+            const std::uint32_t entry = a.local;
+            const LinkErrors::Outcome o = link_errors_.wake(
+                entry, now, [&](const Arrival& f) { return packets_[f.flit.packet].size; }, a);
+            if (o.wake_at != 0) channels_.schedule_wake(o.wake_at, entry);
+            if (o.sick) sicken(link_errors_.channel_of_entry(entry));
+            if (o.taken) channels_.adjust_in_flight(-1);  // the held flit, now in `a`, is in
+            return o.taken;
+        }
+        const std::uint32_t up = channels_.links().up(std::size_t{a.node} * shape_.ports + a.local / shape_.vcs);
+        if (link_errors_.replays(up)) {
+            const LinkErrors::Outcome o = link_errors_.arrive_replaying(up, a, now, packets_[a.flit.packet].size);
+            if (o.sick) sicken(up);
+            if (o.taken) return true;
+            channels_.adjust_in_flight(+1);  // held at the receiver: still in flight
+            if (o.wake_at != 0) channels_.schedule_wake(o.wake_at, link_errors_.entry(up));
+            return false;
+        }
+        if (a.flit.tail() && link_errors_.packet_arrived(up, packets_[a.flit.packet].size)) sicken(up);
+        return true;
+    }
+
     /// No route avoids the failed links: reported, and drained at the source (a route of 0 hops).
     [[gnu::noinline]] std::size_t unroutable(Packet& pk) {
         ++observer_.res.packets_unroutable;

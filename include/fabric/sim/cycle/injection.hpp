@@ -21,19 +21,20 @@
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/ring_queue.hpp>
+#include <fabric/sim/cycle/source/gap_table.hpp>
 #include <fabric/sim/workload.hpp>
 
 namespace fabric::cycle {
 
 /// A Bernoulli trial per node per cycle with success probability `p`, drawn as
 /// geometric gaps between successes: one random draw per packet, not one per
-/// node-cycle. The next success of every node waits in a calendar (a wheel of
+/// node-cycle, read off a table of the gaps' steps (source/gap_table.hpp). The next success of every node waits in a calendar (a wheel of
 /// `horizon` cycles, the rarer far ones beside it), so a cycle costs the nodes
 /// that create in it, in increasing node order, as a scan of every node would.
 class BernoulliArrivals {
 public:
     BernoulliArrivals(std::uint32_t nodes, double p)
-        : p_(p), log_miss_(p < 1 ? std::log1p(-p) : 0.0), nodes_(nodes),
+        : p_(p), gaps_(p), nodes_(nodes),
           words_(nodes <= max_mask_nodes ? (nodes + 63) / 64 : 0) {
         if (words_) masks_.assign(horizon * words_, 0);
         else wheel_.resize(horizon);
@@ -80,13 +81,7 @@ public:
     }
 
     /// Cycles from one success to the next: 1 + a geometric number of failures.
-    std::uint64_t gap(Random& rng) const {
-        if (p_ >= 1) return 1;
-        const double u = 1.0 - rng.uniform();  // (0, 1]
-        // floor(g) by truncation: g >= 0 (or -0), and any g past 1e18 is an integer already.
-        const double g = std::log(u) / log_miss_;
-        return g > 1e18 ? never / 2 : static_cast<std::uint64_t>(static_cast<std::int64_t>(g)) + 1;
-    }
+    [[gnu::always_inline]] std::uint64_t gap(Random& rng) const { return gaps_.draw(rng); }
 
 private:
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
@@ -138,7 +133,8 @@ private:
         far_.resize(keep);
     }
 
-    double p_, log_miss_;
+    double p_;
+    GapTable gaps_;
     std::uint32_t nodes_, words_;                // words_: of a cycle's mask (0: buckets instead)
     std::vector<std::uint64_t> masks_;           // per cycle modulo the horizon: the nodes that create then
     std::vector<Bucket<std::uint32_t>> wheel_;  //  or, past max_mask_nodes, a bucket of them

@@ -19,6 +19,9 @@ struct Observer {
     LatencyHistogram latency, network, message, transaction;
     ClassTable classes;  // from CycleConfig::class_priority
     Watch watch;         // with CycleConfig::watch
+    // Whether a flit's switching is looked at, once a flit (router_traversal.hpp):
+    // the watch is on, or a driver wants each message's sending (message_port.hpp).
+    bool flit_events = false;
 
     void reset(const InstrumentSettings& cfg, std::uint32_t terminals) {
         res = CycleResult{};
@@ -26,6 +29,7 @@ struct Observer {
         classes.reset();
         if (cfg.node_statistics) res.nodes.assign(terminals, NodeCounters{});
         watch.reset(cfg.watch);
+        flit_events = watch.on();
     }
 };
 

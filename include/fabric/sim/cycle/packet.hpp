@@ -64,9 +64,9 @@ struct Packet {
     std::uint16_t cut = 0;         // cut by a failed link: flits 0 .. cut - 1 got across (0: not cut)
     std::uint32_t sequence = 0;    // per source-destination pair, with track_reorder
     std::uint32_t message = 0;     // with max_packet_flits: its message, and which part of it
-    std::uint32_t part = 0;
+    std::uint32_t part = 0;        // (a message port's packet: its message's parts, and which it is)
     std::uint16_t passed = 0, before = 0;
-    std::uint64_t request_created = 0;  // a reply: when its request was created
+    std::uint64_t request_created = 0;  // a reply: when its request was created (a port's packet: its handle)
     std::uint64_t number = std::numeric_limits<std::uint64_t>::max();  // the same at every rank
 
     /// Whether every flit this copy will see has left it (passed on, ejected or dropped).

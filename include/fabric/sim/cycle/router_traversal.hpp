@@ -13,6 +13,17 @@
 
 namespace fabric::cycle {
 
+/// Flit `f` was switched at router n towards (out_port, out_vc) at `now`: the watch
+/// hears of a watched packet's; the message port of a packet's last flit leaving
+/// its source queue (`left_source`), its message sent.
+template <class Kernel>
+[[gnu::noinline]] void flit_switched(const Flit& f, std::uint32_t n, std::uint32_t out_port, std::uint32_t out_vc,
+                                     bool left_source, std::uint64_t now, Kernel& k) {
+    const Packet& pk = k.packets()[f.packet];
+    if (pk.watched) k.observer().watch.event(f.packet, FlitEventKind::switched, now, f.index, n, out_port, out_vc);
+    if (left_source && k.sources().port().is_open()) k.sources().port().sent(pk, now);
+}
+
 template <SwitchAllocator A>
 template <class Kernel>
 void Routers<A>::drop(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k) {
@@ -39,8 +50,8 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
         --buffered_;
         k.channels().freed(std::size_t{n} * network_locals_ + local, now);
     }
-    if (k.observer().watch.on() && !drop && k.packets()[f.packet].watched) [[unlikely]]
-        k.observer().watch.event(f.packet, FlitEventKind::switched, now, f.index, n, v.out_port, v.out_vc);
+    if (k.observer().flit_events && !drop) [[unlikely]]
+        flit_switched(f, n, v.out_port, v.out_vc, from_source && tail, now, k);
     // Into the output.
     const std::uint32_t out = v.out_port;
     std::uint64_t& port_free = port_free_[std::size_t{n} * NP_ + out];

@@ -38,6 +38,7 @@
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/sampler.hpp>
+#include <fabric/sim/cycle/sources.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
 
 namespace fabric::cycle {
@@ -91,157 +92,319 @@ struct Injection {
     void operator()(std::uint64_t now, Random& rng) const { inject(context, now, rng); }
 };
 
-/// Runs until the measured packets are delivered (Bernoulli: injection goes on
-/// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
-/// and the network is empty; the watchdog, the memory limit and the drain limit (for
-/// a trace, only when one is set) stop it earlier.
-/// inject(now, rng) creates the workload's messages of cycle `now`.
-template <class Kernel, CycleTransport Tx>
-CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injection inject, Tx& tx) {
-    CycleConfig& cfg = k.settings();
-    constexpr bool alone = std::is_same_v<Tx, Alone>;  // nothing crosses ranks: no exchange, no sums
-    const bool split = !alone && k.split();
-    k.reset();
-    Watchdog watchdog;
-    watchdog.reset(cfg.watchdog);
-    Random rng(cfg.seed);
-    const std::uint64_t fixed_warmup = cfg.warmup, fixed_measure = cfg.measure;
-    SampledWindow sampled;
-    sampled.start(cfg);
-    CycleResult& res = k.observer().res;
-    std::uint64_t window_end = 0, stop = 0;
-    // A trace drains until every message is delivered: its work is what its messages carry, not a multiple
-    // of its window (one message of 65,535 flits outlasts any such bound); only a deadlock (the watchdog),
-    // the memory limit or a drain_limit set stops it earlier, each reported.
-    constexpr std::uint64_t unbounded = std::uint64_t{1} << 62;
-    auto bounds = [&] {
-        window_end = cfg.warmup + cfg.measure;
-        if (trace_end && !cfg.drain_limit) {
-            stop = unbounded;
-            return;
+/// What drives a run from outside the kernel through the message port (a
+/// workload's dependency engine, or a simulator that embeds fabric), asked through
+/// pointers once a cycle at most: a call per cycle, never one per flit.
+struct Driver {
+    static constexpr std::uint64_t never = ~std::uint64_t{0};
+    void* context = nullptr;
+    /// The first cycle at or after `from` at which it has something to do (a message
+    /// to inject, a compute to end), or never.
+    std::uint64_t (*next)(void* context, std::uint64_t from) = nullptr;
+    /// Whether it expects nothing more: the run ends once the network is empty too.
+    /// Null: it never ends the run (an embedding simulator decides when to stop).
+    bool (*finished)(void* context) = nullptr;
+};
+
+/// A run as an object that can be advanced and resumed: the phases of every cycle
+/// in the order above, whoever advances it. simulate() runs it to its end at once
+/// (open-loop traffic and traces); a driven run (Driven: a workload engine or an
+/// embedding simulator, through Sources::port()) is advanced to a cycle or to the
+/// next report of a message sent or delivered, and ends when its driver has
+/// finished and the network is empty, or, for a workload, when nothing more can
+/// happen (the engine then says what waits). A driven run alone (not partitioned)
+/// skips cycles in which nothing can happen: the network empty for longer than any
+/// feedback is in flight, no link failure scheduled, no periodic Credit to send,
+/// and nothing for the driver to do before a later cycle; the watchdog's count goes
+/// on over them, so that a skipped run is the run that steps every cycle. Nothing
+/// in flight and nothing to come ends a workload's run (its engine says what
+/// waits) and returns an embedder's advance(), never a hang.
+template <class Kernel, CycleTransport Tx, bool Driven = false>
+class Run {
+    static constexpr bool alone = std::is_same_v<Tx, Alone>;  // nothing crosses ranks: no exchange, no sums
+
+public:
+    static constexpr std::uint64_t never = Driver::never;
+
+    /// A run from cycle 0; for a trace ending at `trace_end`, until it is injected
+    /// and the network is empty. inject(now, rng) creates the workload's messages of
+    /// cycle `now`.
+    Run(Kernel& k, std::optional<std::uint64_t> trace_end, Injection inject, Tx& tx, Driver driver = {})
+        : k_(k), tx_(tx), cfg_(k.settings()), trace_end_(trace_end), inject_(inject), driver_(driver),
+          split_(!alone && k.split()) {
+        k.reset();
+        watchdog_.reset(cfg_.watchdog);
+        rng_ = Random(cfg_.seed);
+        fixed_warmup_ = cfg_.warmup;
+        fixed_measure_ = cfg_.measure;
+        sampled_.start(cfg_);
+        bounds();
+        if (split_)
+            windows_.start(k.channels().remote().lookahead(),
+                           {window_end_, stop_, trace_end_, k.shape().terminals, inject_.most_packets,
+                            k.source_packet_cap(), cfg_.max_queued_per_node * k.shape().terminals,
+                            cfg_.sampling.enabled() ? cfg_.sampling.sample_period : 0},
+                           watchdog_.cycles_to_look());
+        last_report_ = std::chrono::steady_clock::now();
+        if constexpr (Driven) {
+            feedback_reach_ = feedback_reach(k);
+            if (feedback_reach_ == never) skip_from_ = never;
         }
-        const auto drain = cfg.drain_limit ? cfg.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
-        stop = std::max(window_end, trace_end.value_or(0) + 1) + drain;
-    };
-    bounds();
-    // What ends the run, summed over the ranks of a partitioned one (RunTotals).
-    RunTotals total{};
-    auto empty = [&] { return total[2] == 0 && total[3] == 0 && total[4] == 0 && k.sinks().replies().empty(); };
-    LinkFailures& failures = k.failures();
-    const bool replies = cfg.request_reply.enabled();
-    auto& routers = k.routers();
-    auto& channels = k.channels();
-    std::uint64_t now = 0;
-    // A partitioned run's windows between exchanges (lookahead.hpp).
-    Windows windows;
-    if (split)
-        windows.start(channels.remote().lookahead(),
-                      {window_end, stop, trace_end, k.shape().terminals, inject.most_packets, k.source_packet_cap(),
-                       cfg.max_queued_per_node * k.shape().terminals,
-                       cfg.sampling.enabled() ? cfg.sampling.sample_period : 0},
-                      watchdog.cycles_to_look());
-    auto last_report = std::chrono::steady_clock::now();
-    for (;; ++now) {
+    }
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+
+    /// Runs until the run ends; a driven run also stops before cycle `until`, and,
+    /// with `to_report`, after the first cycle that reported a message sent or
+    /// delivered (Sources::port().reports()).
+    void advance([[maybe_unused]] std::uint64_t until = never, [[maybe_unused]] bool to_report = false) {
+        if (over_) return;
+        std::uint64_t now = now_;
+        [[maybe_unused]] const std::uint64_t reported = k_.sources().port().reported();
+        for (;; ++now) {
+            if constexpr (Driven) {
+                if (now >= until) break;
+                if (alone && quiet_since_ != never) {  // the network empty, the port holding nothing
+                    const std::uint64_t next = pending(now);
+                    if (next == never) {  // nothing will ever happen
+                        if (!driver_.finished) {  // an embedder's run waits for its next message
+                            if (until == never) break;
+                        } else {  // a workload waits for what never comes (finished: ended in cycle())
+                            over_ = true;
+                            k_.observer().res.drained = driver_.finished(driver_.context);
+                            break;
+                        }
+                    }
+                    if (next > now && now >= skip_from_ && !k_.failures().active()) {
+                        const std::uint64_t to = std::min(next, until);  // cycles now .. to - 1 are idle
+                        watchdog_.skip(to - now);
+                        now = to;
+                        if (now >= until) break;
+                    }
+                }
+            }
+            if (cycle(now)) {
+                over_ = true;
+                ++now;
+                break;
+            }
+            if constexpr (Driven) {
+                if (to_report && k_.sources().port().reported() != reported) {
+                    ++now;
+                    break;
+                }
+            }
+        }
+        now_ = now;
+    }
+
+    /// Whether the run has ended (the next cycle would not be run).
+    [[nodiscard]] bool over() const { return over_; }
+    /// The next cycle the run would step (after it ended: the cycles it ran).
+    [[nodiscard]] std::uint64_t now() const { return now_; }
+
+    /// The run's figures, once: ended, or stopped where it stands (cycles: now()).
+    CycleResult finish() {
+        CycleResult& res = k_.observer().res;
+        res.flits_in_flight = k_.count_in_flight();
+        if constexpr (!alone) {
+            if (split_) {
+                Observer& obs = k_.observer();
+                std::vector<LatencyHistogram*> hists{&obs.latency, &obs.network, &obs.message, &obs.transaction};
+                std::vector<std::uint64_t*> per_class;
+                obs.classes.for_each_counted([&](std::uint64_t& c) { per_class.push_back(&c); },
+                                             [&](LatencyHistogram& h) { hists.push_back(&h); });
+                sum_over_ranks(tx_, res, hists, k_.channels().sent_in_window(), per_class);
+            }
+        }
+        CycleResult r = finish_run(k_, now_);
+        cfg_.warmup = fixed_warmup_;
+        cfg_.measure = fixed_measure_;
+        return r;
+    }
+
+private:
+    void bounds() {
+        window_end_ = cfg_.warmup + cfg_.measure;
+        if constexpr (Driven) {
+            stop_ = cfg_.drain_limit ? cfg_.drain_limit : never;  // a workload ends with itself, or its report
+        } else if (trace_end_ && !cfg_.drain_limit) {
+            // A trace drains until every message is delivered: its work is what its messages carry, not a
+            // multiple of its window (one message of 65,535 flits outlasts any such bound); only a deadlock
+            // (the watchdog), the memory limit or a drain_limit set stops it earlier, each reported.
+            stop_ = std::uint64_t{1} << 62;
+        } else {
+            const auto drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end_, 20000);
+            stop_ = std::max(window_end_, trace_end_.value_or(0) + 1) + drain;
+        }
+    }
+    [[nodiscard]] bool empty() const {
+        return total_[2] == 0 && total_[3] == 0 && total_[4] == 0 && k_.sinks().replies().empty();
+    }
+
+    /// The cycles after the network emptied before no feedback can be due any more.
+    static std::uint64_t feedback_reach(Kernel& k) {
+        using Channels = std::remove_cvref_t<decltype(k.channels())>;
+        if constexpr (Channels::Frames::ticks) {
+            return never;  // periodic Credits every frame: no cycle is idle
+        } else {
+            return std::uint64_t{k.flow().feedback_delay()} +
+                   (k.cfg().feedback_over_link ? k.channels().links().max_latency() : 0) + 1;
+        }
+    }
+    /// The first cycle from `now` at which the driver or the port has something to do, or never.
+    [[nodiscard]] std::uint64_t pending(std::uint64_t now) {
+        const std::uint64_t port = k_.sources().port().next_injection();
+        const std::uint64_t driven = driver_.next ? driver_.next(driver_.context, now) : never;
+        return std::min(port, driven);
+    }
+
+    /// Cycle `now`, its phases in order; whether the run ends with it.
+    [[gnu::always_inline]] bool cycle(std::uint64_t now) {
+        Kernel& k = k_;
+        CycleConfig& cfg = cfg_;
+        CycleResult& res = k.observer().res;
+        auto& routers = k.routers();
+        auto& channels = k.channels();
+        LinkFailures& failures = k.failures();
         if (failures.active())
             failures.step(
                 now, [&](std::size_t c) { return channels.links().reverse(c); },
                 [&](std::uint32_t channel) { k.link_failed(channel, now); });
-        if (replies) k.sources().create_replies(now, rng, k);
-        if (!trace_end || now <= *trace_end) inject(now, rng);
+        if (cfg.request_reply.enabled()) k.sources().create_replies(now, rng_, k);
+        if constexpr (Driven) {
+            inject_(now, rng_);
+            k.sources().inject_port(now, k);
+        } else {
+            if (!trace_end_ || now <= *trace_end_) inject_(now, rng_);
+        }
         channels.tick_receivers(now);
         channels.deliver(
             now, [&](std::uint32_t n) { routers.feedback(n, now); },
             [&](const Arrival& a) {
-                k.crossed_link(a.node, a.local, a.flit);
-                routers.arrive(a, now, k);
+                if (k.crossed_link(a, now)) routers.arrive(a, now, k);
             });
         routers.step_all(now, k);
         bool window_ends = true;  // whether the ranks exchange this cycle
         if constexpr (!alone) {
-            if (split) {
-                window_ends = windows.ends(now);
-                if (window_ends) channels.exchange(now, tx, k.losses(), k.packets());
+            if (split_) {
+                window_ends = windows_.ends(now);
+                if (window_ends) channels.exchange(now, tx_, k.losses(), k.packets());
                 else if (!k.losses().pending().empty())
                     throw std::logic_error("fabric: a packet was lost inside a window of a partitioned run that "
                                            "schedules no link failure; the ranks could not hear of it in time");
             }
         }
         k.sinks().settle_losses(k);
-        const bool watchdog_looks = watchdog.due();
+        const bool watchdog_looks = watchdog_.due();
         if (cfg.on_progress && (now & 0x3fff) == 0) {
             const auto t = std::chrono::steady_clock::now();
-            if (std::chrono::duration<double>(t - last_report).count() >= cfg.progress_seconds) {
-                last_report = t;
-                cfg.on_progress(CycleProgress{now, stop, res.measured_packets, res.measured_delivered});
+            if (std::chrono::duration<double>(t - last_report_).count() >= cfg.progress_seconds) {
+                last_report_ = t;
+                cfg.on_progress(CycleProgress{now, stop_, res.measured_packets, res.measured_delivered});
             }
         }
-        if (!window_ends) continue;
-        if (split && !windows.needs_totals(now, watchdog_looks)) {  // nothing can end the run here
-            windows.next(now, nullptr, watchdog.cycles_to_look());
-            continue;
+        if (!window_ends) return false;
+        if (split_ && !windows_.needs_totals(now, watchdog_looks)) {  // nothing can end the run here
+            windows_.next(now, nullptr, watchdog_.cycles_to_look());
+            return false;
         }
-        total = {res.measured_packets, res.measured_delivered + res.measured_lost, k.sources().queues().packets(),
-                 routers.buffered(), channels.in_flight()};
+        total_ = {res.measured_packets, res.measured_delivered + res.measured_lost, k.sources().queues().packets(),
+                  routers.buffered(), channels.in_flight()};
         if constexpr (!alone) {
-            if (split) {
-                windows.put_reach(total, k.run_goes_on(now, !trace_end));
-                tx.sum(total);
+            if (split_) {
+                windows_.put_reach(total_, k.run_goes_on(now, !trace_end_));
+                tx_.sum(total_);
             }
         }
-        if (sampled.due(cfg, now + 1)) {
+        if (sampled_.due(cfg, now + 1)) {
             auto seen = SampledWindow::Seen::of(res);
             if constexpr (!alone) {
-                if (split) {
+                if (split_) {
                     std::array<std::uint64_t, 4> sums{seen.packets_delivered, seen.delivered_latency_sum,
                                                       seen.flits_ejected, seen.flits_refused};
-                    tx.sum(sums);
+                    tx_.sum(sums);
                     seen = {sums[0], sums[1], sums[2], sums[3]};
                 }
             }
-            if (!sampled.period_over(now + 1, k.shape().terminals, cfg, seen, res)) {
+            if (!sampled_.period_over(now + 1, k.shape().terminals, cfg, seen, res)) {
                 res.drained = false;  // unstable: reported saturated, not drained
-                break;
+                return true;
             }
             bounds();
-            windows.limits().window_end = window_end;
-            windows.limits().stop = stop;
+            windows_.limits().window_end = window_end_;
+            windows_.limits().stop = stop_;
         }
-        const bool measured_in = total[0] == total[1];
-        if (trace_end ? now >= *trace_end && empty() : now + 1 >= window_end && measured_in) break;
-        if (now + 1 >= stop ||
-            (!trace_end && now >= window_end && total[2] > cfg.max_queued_per_node * k.shape().terminals)) {
-            res.drained = measured_in && !(trace_end && !empty());
-            break;
-        }
-        if (total[2] >= k.source_packet_cap()) {  // the memory limit: stop rather than grow
-            res.source_limit_reached = true;
-            res.drained = false;
-            break;
-        }
-        if (watchdog_looks && total[3] > 0) {
-            if (auto report = find_deadlock(k, watchdog, now, tx, total[3])) {
-                res.deadlock = std::move(report);
+        const bool measured_in = total_[0] == total_[1];
+        if constexpr (Driven) {
+            const bool quiet = empty() && k.sources().port().next_injection() == never;
+            if (!quiet) {
+                quiet_since_ = never;
+            } else if (quiet_since_ == never) {
+                quiet_since_ = now + 1;
+                skip_from_ = feedback_reach_ == never ? never : now + 1 + feedback_reach_;
+            }
+            if (quiet && driver_.finished && driver_.finished(driver_.context)) return true;  // drained
+            if (now + 1 >= stop_) {
                 res.drained = false;
-                break;
+                return true;
+            }
+        } else {
+            if (trace_end_ ? now >= *trace_end_ && empty() : now + 1 >= window_end_ && measured_in) return true;
+            if (now + 1 >= stop_ ||
+                (!trace_end_ && now >= window_end_ && total_[2] > cfg.max_queued_per_node * k.shape().terminals)) {
+                res.drained = measured_in && !(trace_end_ && !empty());
+                return true;
             }
         }
-        if (split) windows.next(now, &total, watchdog.cycles_to_look());
-    }
-    res.flits_in_flight = k.count_in_flight();
-    if constexpr (!alone) {
-        if (split) {
-            Observer& obs = k.observer();
-            std::vector<LatencyHistogram*> hists{&obs.latency, &obs.network, &obs.message, &obs.transaction};
-            std::vector<std::uint64_t*> per_class;
-            obs.classes.for_each_counted([&](std::uint64_t& c) { per_class.push_back(&c); },
-                                         [&](LatencyHistogram& h) { hists.push_back(&h); });
-            sum_over_ranks(tx, res, hists, channels.sent_in_window(), per_class);
+        if (total_[2] >= k.source_packet_cap()) {  // the memory limit: stop rather than grow
+            res.source_limit_reached = true;
+            res.drained = false;
+            return true;
         }
+        if (watchdog_looks && total_[3] > 0) {
+            if (auto report = find_deadlock(k, watchdog_, now, tx_, total_[3])) {
+                res.deadlock = std::move(report);
+                res.drained = false;
+                return true;
+            }
+        }
+        if (split_) windows_.next(now, &total_, watchdog_.cycles_to_look());
+        return false;
     }
-    CycleResult r = finish_run(k, now + 1);
-    cfg.warmup = fixed_warmup;
-    cfg.measure = fixed_measure;
-    return r;
+
+    Kernel& k_;
+    Tx& tx_;
+    CycleConfig& cfg_;
+    std::optional<std::uint64_t> trace_end_;
+    Injection inject_;
+    Driver driver_;
+    bool split_;
+    Watchdog watchdog_;
+    Random rng_;
+    std::uint64_t fixed_warmup_ = 0, fixed_measure_ = 0;
+    SampledWindow sampled_;
+    std::uint64_t window_end_ = 0, stop_ = 0;
+    RunTotals total_{};  // what ends the run, summed over the ranks of a partitioned one
+    Windows windows_;    // a partitioned run's windows between exchanges (lookahead.hpp)
+    std::chrono::steady_clock::time_point last_report_;
+    std::uint64_t now_ = 0;
+    bool over_ = false;
+    // Driven: the network empty and the port holding nothing since this cycle (as at
+    // the start), and idle cycles may be skipped from this one (no feedback due).
+    std::uint64_t quiet_since_ = 0, skip_from_ = 0;
+    std::uint64_t feedback_reach_ = never;
+};
+
+/// Runs until the measured packets are delivered (Bernoulli: injection goes on
+/// meanwhile) or, for a trace ending at `trace_end`, until the trace is injected
+/// and the network is empty; the drain limit and the watchdog stop it earlier.
+/// inject(now, rng) creates the workload's messages of cycle `now`.
+template <class Kernel, CycleTransport Tx>
+CycleResult simulate(Kernel& k, std::optional<std::uint64_t> trace_end, Injection inject, Tx& tx) {
+    Run<Kernel, Tx> run(k, trace_end, inject, tx);
+    run.advance();
+    return run.finish();
 }
 
 }  // namespace fabric::cycle

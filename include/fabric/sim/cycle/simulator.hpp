@@ -67,6 +67,7 @@
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/embedded.hpp>
 #include <fabric/sim/cycle/injection.hpp>
 #include <fabric/sim/cycle/kernel.hpp>
 #include <fabric/sim/cycle/lookahead.hpp>
@@ -75,7 +76,9 @@
 #include <fabric/sim/cycle/requirements.hpp>
 #include <fabric/sim/cycle/result.hpp>
 #include <fabric/sim/cycle/run.hpp>
+#include <fabric/sim/cycle/stage/dispatch.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/workload_run.hpp>
 #include <fabric/sim/cycle/workloads.hpp>
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/workload.hpp>
@@ -118,12 +121,34 @@ public:
     /// destinations from `pattern`.
     template <TrafficPattern Pattern>
     CycleResult run(const Pattern& pattern, std::span<const OfferedLoad> loads) {
+        if constexpr (std::is_same_v<Tx, cycle::Alone>) {  // the stage-list kernel, where it models the run
+            if (loads.size() == core().observer().classes.count())
+                if (auto r = cycle::run_loads_staged<Fab, A>(kernel_.fabric(), core(), pattern, loads)) return *r;
+        }
         return guarded([&] { return cycle::run_loads(core(), pattern, loads, partition_, tx_); });
     }
 
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
         return guarded([&] { return cycle::run_trace(core(), trace, partition_, tx_); });
+    }
+
+    /// Runs a workload graph (concepts/workload.hpp: messages and computes waiting
+    /// for one another) to its end through the dependency engine: every rank's
+    /// finish cycle and the whole workload's, the network's figures, each node's
+    /// times if asked, and, if it cannot finish, which ranks wait for what
+    /// (cycle/workload_run.hpp).
+    template <workload::WorkloadGraph G>
+    WorkloadResult run_workload(const G& graph, const WorkloadOptions& options = {}) {
+        return guarded([&] { return cycle::run_workload(core(), graph, options, partition_, tx_); });
+    }
+
+    /// A run that another simulator drives from its own event loop: inject messages
+    /// at cycles, advance to a cycle or to the next report, read what was sent and
+    /// delivered (cycle/embedded.hpp, docs/embedding.md). Hold it as
+    /// `auto run = sim.embed();`; the simulator's settings come back at its finish().
+    [[nodiscard]] cycle::Embedded<typename cycle::Kernel<Fab, A>::CoreType, Tx> embed() {
+        return cycle::Embedded<typename cycle::Kernel<Fab, A>::CoreType, Tx>(core(), partition_, tx_);
     }
 
     /// The link of `port` at `node` fails at `cycle` of the next run, in both
@@ -155,6 +180,15 @@ public:
     void link_errors(NodeId node, PortId port, double flit_error_rate, CrcRule rule = {}) {
         core().link_errors().set(channel_of(node, port), flit_error_rate, rule);
     }
+    /// The same link corrupts flits at `flit_error_rate` and replays each corrupted
+    /// one (go-back-N from its sender's retransmission buffer): nothing is lost, the
+    /// replays cost the link's bandwidth and the packets' latency
+    /// (cycle/link_errors.hpp; flits_replayed() after a run).
+    void link_replay(NodeId node, PortId port, double flit_error_rate, CrcRule rule = {}) {
+        core().link_errors().set(channel_of(node, port), flit_error_rate, rule, true);
+    }
+    /// Flits the last run sent again over links that replay.
+    [[nodiscard]] std::uint64_t flits_replayed() const { return core().link_errors().replayed(); }
 
     /// Router `node` posts `word` at `cycle` of the next run to every neighbour: each
     /// link into it carries the word upstream in the next periodic Credit its
@@ -192,7 +226,7 @@ public:
 
 private:
     template <class Run>
-    CycleResult guarded(Run&& go) {
+    auto guarded(Run&& go) -> decltype(go()) {
         if constexpr (requires { tx_.guard(go); }) return tx_.guard(go);
         else return go();
     }

@@ -11,6 +11,8 @@
 
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/losses.hpp>
+#include <fabric/sim/cycle/message_port.hpp>
+#include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/packets.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -83,7 +85,7 @@ public:
                 to.latency_received += at - pk.created;
             }
         }
-        if (cfg.max_packet_flits) messages_.part_done(pk.message, pk.part, at, true, res, obs.message);
+        if (cfg.max_packet_flits) part_delivered(pk, terminal, at, k);
         if (cfg.request_reply.enabled()) answer(pk, at, k);
         release(f.packet, k);
     }
@@ -136,9 +138,27 @@ private:
     template <class Kernel>
     [[gnu::noinline]] void finish(std::uint32_t id, Kernel& k) {
         const Packet& pk = k.packets()[id];
-        if (pk.ejected > 0 && k.cfg().max_packet_flits)
-            messages_.part_done(pk.message, pk.part, 0, false, k.observer().res, k.observer().message);
+        if (pk.ejected > 0 && k.cfg().max_packet_flits) part_lost(pk.message, pk.part, pk.number, k);
         release(id, k);
+    }
+
+    /// A packet of a message (max_packet_flits: every packet of a driven run, whose
+    /// messages the port reports) delivered at `at` at `terminal`.
+    template <class Kernel>
+    [[gnu::always_inline]] void part_delivered(const Packet& pk, std::uint32_t terminal, std::uint64_t at, Kernel& k) {
+        Observer& obs = k.observer();
+        MessagePort& port = k.sources().port();
+        if (port.is_open()) [[unlikely]]
+            return port.delivered(pk, terminal, at, obs.res, obs.message);
+        messages_.part_done(pk.message, pk.part, at, true, obs.res, obs.message);
+    }
+    /// Part `part` of message `message` (packet number `number`) is lost.
+    template <class Kernel>
+    void part_lost(std::uint32_t message, std::uint32_t part, std::uint64_t number, Kernel& k) {
+        Observer& obs = k.observer();
+        MessagePort& port = k.sources().port();
+        if (port.is_open()) return port.part_lost(MessagePort::handle_of_number(number), obs.res);
+        messages_.part_done(message, part, 0, false, obs.res, obs.message);
     }
 
     template <class Kernel>
@@ -179,7 +199,7 @@ private:
                 if (s.first.flags & LossNotice::measured) ++res.measured_lost;
             }
             if (s.dropped_total == s.first.size && k.cfg().max_packet_flits)
-                messages_.part_done(s.first.message, s.first.part, 0, false, res, k.observer().message);
+                part_lost(s.first.message, s.first.part, s.first.packet, k);
         }
         PacketTable& packets = k.packets();
         for (std::uint32_t id = 0; id < packets.size(); ++id) {

@@ -15,6 +15,7 @@
 #include <fabric/core/random.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/message_port.hpp>
 #include <fabric/sim/cycle/packet.hpp>
 #include <fabric/sim/cycle/shape.hpp>
 #include <fabric/sim/cycle/sinks.hpp>
@@ -27,6 +28,7 @@ public:
         queues_.reset(shape.terminals, cfg.injection_queues, classes);
         outstanding_.assign(cfg.request_reply.max_outstanding ? shape.terminals : 0, 0);
         limit_ = cfg.request_reply.max_outstanding;
+        port_.reset();
     }
 
     [[nodiscard]] SourceQueues& queues() { return queues_; }
@@ -50,6 +52,31 @@ public:
         if (!k.cfg().max_packet_flits)
             return create_packet(src, dst, size, now, rng, queue, klass, none, 0, nullptr, k);
         create_parts(src, dst, size, now, rng, queue, klass, k);
+    }
+
+    /// The hook a driver injects through and reads reports from (message_port.hpp).
+    [[nodiscard]] MessagePort& port() { return port_; }
+    [[nodiscard]] const MessagePort& port() const { return port_; }
+
+    /// The port's messages due by `now` enter their source queues: each a message
+    /// of packets of at most max_packet_flits (a driven run sets it), their route
+    /// choices drawn from the port's generator for the message's handle. At a
+    /// partitioned run's rank only the messages of its terminals are scheduled.
+    template <class Kernel>
+    void inject_port(std::uint64_t now, Kernel& k) {
+        PortMessage m;
+        while (port_.take_due(now, m)) {
+            const std::uint32_t most = k.cfg().max_packet_flits;
+            Random rng = port_.choices(m.handle);
+            const std::uint32_t queue = queues_.deal(m.source, m.traffic_class);
+            const std::uint32_t parts = (m.flits + most - 1) / most;
+            detail::require(m.flits >= 1 && parts < MessagePort::part_limit, "a message port's message takes 1 "
+                            "to 2^24 - 1 packets of max_packet_flits = ", most, "; message ", m.handle, " has ",
+                            m.flits, " flits");
+            for (std::uint32_t part = 0; part < parts; ++part)
+                create_packet<true>(m.source, m.destination, std::min(most, m.flits - part * most), now, rng, queue,
+                                    m.traffic_class, parts, part, nullptr, k, m.handle);
+        }
     }
 
     /// Request-reply: the replies due by `now` enter their source queues, each at the cycle its request arrived.
@@ -81,14 +108,17 @@ private:
             create_packet(src, dst, std::min(most, size - part * most), now, rng, queue, klass, id, part, nullptr, k);
     }
 
-    /// A packet (a reply when `answers` names its request) enters source queue `queue` of src
-    /// (one of class `klass`'s) at `now`.
-    template <class Kernel>
+    /// A packet (a reply when `answers` names its request; FromPort: part `part` of
+    /// the `message` parts of a port message `handle`) enters source queue `queue`
+    /// of src (one of class `klass`'s) at `now`.
+    template <bool FromPort = false, class Kernel>
     [[gnu::always_inline]] void create_packet(std::uint32_t src, std::uint32_t dst, std::uint32_t size,
                                               std::uint64_t now, Random& rng, std::uint32_t queue,
                                               std::uint32_t class_index, std::uint32_t message, std::uint32_t part,
-                                              const PendingReply* answers, Kernel& k) {
-        const std::uint64_t number = k.losses().next_number();  // counted at every rank alike
+                                              const PendingReply* answers, Kernel& k,
+                                              [[maybe_unused]] std::uint64_t handle = 0) {
+        // Counted at every rank alike; a port message's, from its handle (its rank alone creates it).
+        const std::uint64_t number = FromPort ? MessagePort::number(handle, part) : k.losses().next_number();
         if (!k.terminal_here(src)) {  // simulated elsewhere: only its draw, as the serial kernel
             (void)rng.next();
             return;
@@ -107,7 +137,8 @@ private:
         pk = Packet{.src = src, .dst = dst, .size = static_cast<std::uint16_t>(size), .measured = measured,
                     .reply = answers != nullptr, .klass = klass, .level = obs.classes.level(klass), .created = now,
                     .choice = choice, .message = message, .part = part,
-                    .request_created = answers ? answers->request_created : 0, .number = number};  // written once
+                    .request_created = FromPort ? handle : answers ? answers->request_created : 0,
+                    .number = number};  // written once
         if (cfg.track_reorder) pk.sequence = k.sinks().next_sequence(src, dst);
         if (!obs.res.nodes.empty() && in_window) obs.res.nodes[src].flits_offered += size;
         if (obs.watch.on() && (pk.watched = obs.watch.created(id))) {
@@ -132,6 +163,7 @@ private:
     }
 
     SourceQueues queues_;
+    MessagePort port_;
     std::vector<std::uint32_t> outstanding_;  // with max_outstanding: per terminal, requests awaiting their reply
     std::uint32_t limit_ = 0;
 };

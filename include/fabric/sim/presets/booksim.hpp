@@ -14,8 +14,13 @@
 //                                            whole ring; a tie at k/2 goes either
 //                                            way (BookSim draws it per packet, here
 //                                            half the pairs each way)
-//   vc_buf_size = 8, credits over a          Credit{8, 1}
-//   one-cycle channel
+//   vc_buf_size = 8, credit_delay = 0,       Credit{8, 2}: BookSim's router makes a
+//   credits over a one-cycle channel         credit as the flit leaves its buffer (cycle
+//                                            t), writes it on the channel then; the
+//                                            sender reads it at t + 2 (latency 1, and
+//                                            a channel is read the cycle after the
+//                                            write) and counts it from t + 2 +
+//                                            credit_delay
 //   channel latency 1                        link_latency = 1
 //   injection channel (latency 1)            injection_latency = 2: the source
 //                                            writes a flit into the channel in the
@@ -67,11 +72,11 @@ struct BookSimIq {
     template <class Fab>
     using Simulator = CycleSimulator<Fab, Allocator>;
 
-    /// vc_buf_size = 8; a credit is back one cycle after its slot is freed.
+    /// vc_buf_size = 8; a credit counts two cycles after its slot is freed.
     [[nodiscard]] static constexpr Credit flow() {
         Credit c;
         c.buffer_flits_per_vc = 8;
-        c.credit_delay = 1;
+        c.credit_delay = 2;
         return c;
     }
 

@@ -1,0 +1,255 @@
+// A fabric type's stage-list kernel (model.hpp, for the fabric's topology
+// constants) and its run: the phases of a cycle in the wake kernel's order
+// (run.hpp), with what ends a run looked at in the same way, so that every figure
+// is that kernel's. It serves the runs whose configuration it models (serves());
+// the simulator gives the others to the wake kernel.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include <fabric/concepts/allocator.hpp>
+#include <fabric/concepts/fabric.hpp>
+#include <fabric/concepts/routing.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/flow/traits.hpp>
+#include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/injection.hpp>
+#include <fabric/sim/cycle/links.hpp>
+#include <fabric/sim/cycle/memory.hpp>
+#include <fabric/sim/cycle/observer.hpp>
+#include <fabric/sim/cycle/shape.hpp>
+#include <fabric/sim/cycle/stage/deadlock.hpp>
+#include <fabric/sim/cycle/stage/model.hpp>
+#include <fabric/sim/cycle/switch_allocators.hpp>
+#include <fabric/sim/cycle/traffic_classes.hpp>
+#include <fabric/sim/cycle/watchdog.hpp>
+#include <fabric/sim/workload.hpp>
+
+namespace fabric::cycle {
+
+template <class Fab, class A>
+class StageKernel {
+public:
+    using T = typename Fab::topology_type;
+    using R = typename Fab::routing_type;
+    using F = typename Fab::flow_type;
+    using S = StaticShape<T>;
+    struct Route;
+    using Model = StageModel<S, Route>;
+    using Pk = StagePacket<S>;
+
+    /// Whether the fabric type and allocator are of the kind this kernel models:
+    /// credits of one per freed slot on unframed links, the separable allocator,
+    /// routes written at the source from the pair alone.
+    static constexpr bool kind = std::is_same_v<A, SeparableSwitch> && flow_traits<F>::returns_unit_credits &&
+                                 !flow_traits<F>::framed && flow_traits<F>::protocol_flits == 0 &&
+                                 (!AdaptiveRouting<R, T> || (SourceAdaptive<R, T> && !HopAdaptive<R, T> &&
+                                                             reads_source_router_only<R>())) &&
+                                 S::NP <= 64;
+
+    /// Whether this kernel models a run of `cfg` over `links`, with no link set to
+    /// fail, err or carry side-band words (`plain`), routes of up to `max_hops`.
+    [[nodiscard]] static bool serves(const CycleConfig& cfg, const Links& links, const F& flow, bool plain,
+                                     std::uint32_t max_hops) {
+        if constexpr (!kind) {
+            return false;
+        } else {
+            return plain && flow.feedback_delay() == 1 && !cfg.feedback_over_link &&
+                   cfg.switching == Switching::wormhole && cfg.output_buffer_flits == 0 && !cfg.speculative &&
+                   !cfg.wait_for_tail_credit && cfg.class_priority.empty() && !cfg.request_reply.enabled() &&
+                   cfg.max_packet_flits == 0 && !cfg.on_off.enabled() && !cfg.sampling.enabled() &&
+                   !cfg.watch.enabled() && !cfg.track_reorder && cfg.pipeline.vc_allocation >= 1 &&
+                   links.max_serialisation() == 1 && links.terminal_serialisation() == 0 &&
+                   max_hops + 1 < Pk::capacity;
+        }
+    }
+
+    /// A Bernoulli run of `loads` (one class) with destinations from `sampler`.
+    template <class Sampler>
+    static CycleResult run(const Fab& fab, const CycleConfig& cfg, const Shape& shape, const Links& links,
+                           std::uint64_t source_cap, const Sampler& sampler, std::span<const OfferedLoad> loads) {
+        Observer obs;
+        obs.classes.configure(cfg.class_priority);
+        obs.reset(cfg, shape.terminals);
+        const PipelineDelays& pd = cfg.pipeline;
+        const StageTiming time{pd.routing, pd.vc_allocation, std::uint64_t{pd.switch_allocation} + pd.switch_traversal,
+                               cfg.head_turnaround, cfg.injection_latency, cfg.ejection_latency};
+        StageNetwork<S> net;
+        net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, time.exit,
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
+                  Route::adaptive);
+        Model m{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection};
+        const typename Model::View v = net.view();
+        typename StageNetwork<S>::Live& live = *v.live;
+        // Flits put on links and ejected in the window, counted as differences of running
+        // counts taken where the window's first and last moves end (a move at `now` puts
+        // its flit on the link at now + exit and ejects it at now + exit + ejection).
+        WindowCount on_links(cfg, time.exit), ejected(cfg, time.exit + time.ejection);
+        Watchdog watchdog;
+        watchdog.reset(cfg.watchdog);
+        Random rng(cfg.seed);
+        CycleResult& res = obs.res;
+        const std::uint64_t window_end = cfg.warmup + cfg.measure;
+        const std::uint64_t drain = cfg.drain_limit ? cfg.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
+        const std::uint64_t stop = std::max<std::uint64_t>(window_end, 1) + drain;
+        const std::uint64_t queue_bound = cfg.max_queued_per_node * shape.terminals;
+        BernoulliArrivals arrivals(shape.terminals, loads[0].rate / loads[0].sizes.mean());
+        const PacketSizes sizes = loads[0].sizes;
+        auto last_report = std::chrono::steady_clock::now();
+        std::uint64_t now = 0;
+        for (;; ++now) {
+            arrivals.step(
+                now, rng, [&](std::uint32_t n) { return sampler.sends(n); },
+                [&](std::uint32_t n) {
+                    const auto dst = static_cast<std::uint32_t>(sampler(n, rng));
+                    const std::uint32_t size = sizes.draw(rng);
+                    if (!cfg.source_queue_packets || v.held[n] < cfg.source_queue_packets)
+                        return m.create(v, n, dst, size, now, rng);
+                    res.flits_refused += size;  // refused: the terminal's source queues are full
+                    if (!cfg.in_window(now)) return;
+                    res.flits_refused_in_window += size;
+                    if (!res.nodes.empty()) {
+                        res.nodes[n].flits_offered += size;
+                        res.nodes[n].flits_refused += size;
+                    }
+                });
+            m.arrive(v, now);
+            m.allocate_vcs(v, now);
+            m.collect_bids(v, now);
+            m.grant_bids(v, now);
+            on_links.after(now, [&] { return net.sent(); });
+            ejected.after(now, [&] { return res.flits_ejected; });
+            const bool watchdog_looks = watchdog.due();
+            if (cfg.on_progress && (now & 0x3fff) == 0) {
+                const auto t = std::chrono::steady_clock::now();
+                if (std::chrono::duration<double>(t - last_report).count() >= cfg.progress_seconds) {
+                    last_report = t;
+                    cfg.on_progress(CycleProgress{now, stop, res.measured_packets, res.measured_delivered});
+                }
+            }
+            const bool measured_in = res.measured_packets == res.measured_delivered;
+            if (now + 1 >= window_end && measured_in) break;
+            if (now + 1 >= stop || (now >= window_end && live.queued > queue_bound)) {
+                res.drained = measured_in;
+                break;
+            }
+            if (live.queued >= source_cap) {  // the memory limit: stop rather than grow
+                res.source_limit_reached = true;
+                res.drained = false;
+                break;
+            }
+            if (watchdog_looks && live.buffered > 0) [[unlikely]] {
+                if (auto report = find_stage_deadlock<S>(v, net.routers(), links, watchdog, now, live.buffered)) {
+                    res.deadlock = std::move(report);
+                    res.drained = false;
+                    break;
+                }
+            }
+        }
+        res.flits_in_flight = live.in_flight + live.buffered;
+        res.flits_ejected_in_window = ejected.in_window(res.flits_ejected);
+        return finish(cfg, shape, obs, on_links.in_window(net.sent()), now + 1);
+    }
+
+    /// The routing policy's route into a packet's steps; an adaptive one reads the
+    /// source router's queues (`net`: occupancy(node, port)).
+    struct Route {
+        const Fab* fab;
+        static constexpr bool adaptive = AdaptiveRouting<R, T>;
+        template <class Out, class Net>
+        [[gnu::always_inline]] std::size_t operator()(std::uint32_t src, std::uint32_t dst, std::uint64_t choice,
+                                                      Out* out, const Net& net) const {
+            if constexpr (adaptive) {
+                Hop hops[Pk::capacity];
+                const std::size_t len =
+                    fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, hops, net);
+                for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
+                return len;
+            } else if constexpr (requires { fab->routing().select_route(fab->topology(), NodeId{}, NodeId{}, choice, out); }) {
+                return fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, out);
+            } else {
+                Hop hops[Pk::capacity];
+                const std::size_t len = fab->routing().select_route(fab->topology(), NodeId{src}, NodeId{dst}, choice, hops);
+                for (std::size_t i = 0; i < len; ++i) out[i] = hops[i];
+                return len;
+            }
+        }
+    };
+
+private:
+    /// A running count (or a list of them) and how much of it fell in the measurement
+    /// window, for events `delay` cycles after the moves that count them: the count
+    /// where the moves before the window end and where the window's last moves end.
+    class WindowCount {
+    public:
+        WindowCount(const MethodSettings& cfg, std::uint64_t delay)
+            : first_(cfg.warmup > delay ? cfg.warmup - delay : 0),
+              last_(cfg.warmup + cfg.measure > delay ? cfg.warmup + cfg.measure - delay : 0),
+              none_(cfg.warmup + cfg.measure <= delay) {}  // every such event comes after the window
+        /// At the end of cycle `now`: what `count()` is then, if that is a bound of the window.
+        template <class C>
+        void after(std::uint64_t now, C&& count) {
+            if (now + 1 == first_) [[unlikely]]
+                set(before_, count());
+            if (now + 1 == last_) [[unlikely]]
+                set(at_end_, count()), ended_ = true;
+        }
+        /// What of `count` (its value at the run's end) fell in the window.
+        [[nodiscard]] std::uint64_t in_window(std::uint64_t count) const {
+            if (none_) return 0;
+            return (ended_ ? at_end_[0] : count) - (before_.empty() ? 0 : before_[0]);
+        }
+        [[nodiscard]] std::vector<std::uint64_t> in_window(const std::vector<std::uint64_t>& count) const {
+            std::vector<std::uint64_t> d = ended_ ? at_end_ : count;
+            if (none_) d.assign(count.size(), 0);
+            for (std::size_t i = 0; i < before_.size() && !none_; ++i) d[i] -= before_[i];
+            return d;
+        }
+
+    private:
+        static void set(std::vector<std::uint64_t>& to, std::uint64_t count) { to.assign(1, count); }
+        static void set(std::vector<std::uint64_t>& to, const std::vector<std::uint64_t>& count) { to = count; }
+        std::uint64_t first_, last_;
+        bool none_;
+        std::vector<std::uint64_t> before_, at_end_;
+        bool ended_ = false;
+    };
+
+    /// The figures derived once the run stops after `cycles` cycles (as run.hpp's finish_run).
+    static CycleResult finish(const CycleConfig& cfg, const Shape& shape, Observer& obs,
+                              const std::vector<std::uint64_t>& sent, std::uint64_t cycles) {
+        CycleResult& res = obs.res;
+        res.cycles = cycles;
+        res.window_start = std::min(cfg.warmup, cycles);
+        res.window_cycles = std::min(cfg.measure, cycles - res.window_start);
+        const auto window = static_cast<double>(
+            std::max<std::uint64_t>(1, std::min(cfg.measure, cycles > cfg.warmup ? cycles - cfg.warmup : 0)));
+        const double window_node_cycles = window * shape.terminals;
+        res.offered = static_cast<double>(res.flits_created_in_window + res.flits_refused_in_window) / window_node_cycles;
+        res.refused = static_cast<double>(res.flits_refused_in_window) / window_node_cycles;
+        res.accepted = static_cast<double>(res.flits_ejected_in_window) / window_node_cycles;
+        res.saturated = !res.drained || res.accepted < 0.95 * res.offered;
+        res.latency = LatencySummary::of(obs.latency);
+        res.network_latency = LatencySummary::of(obs.network);
+        res.hops_mean = res.measured_delivered
+                            ? static_cast<double>(res.measured_hops) / static_cast<double>(res.measured_delivered)
+                            : 0.0;
+        res.message_latency = LatencySummary::of(obs.message);
+        res.transaction_latency = LatencySummary::of(obs.transaction);
+        res.ports_per_node = shape.ports;
+        res.terminals_per_node = shape.per_node;
+        res.terminals = shape.terminals;
+        res.classes = obs.classes.finish(window_node_cycles);
+        res.channel_utilisation.resize(sent.size());
+        for (std::size_t c = 0; c < sent.size(); ++c) res.channel_utilisation[c] = static_cast<double>(sent[c]) / window;
+        return std::move(res);
+    }
+};
+
+}  // namespace fabric::cycle
