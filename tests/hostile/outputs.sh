@@ -79,6 +79,15 @@ run "$sim" --dims 4,4 --trace trace.csv --output ./trace.csv
 expect_status 2 "--output naming --trace"
 expect_err "is the file --trace reads" "--output naming --trace"
 cmp -s trace.csv trace.kept || fail "--output naming --trace: trace.csv changed"
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n' >work.goal
+cp work.goal work.kept
+run "$sim" --dims 4,4 --workload work.goal --output work.goal
+expect_status 2 "--output naming --workload"
+expect_err "is the file --workload reads" "--output naming --workload"
+cmp -s work.goal work.kept || fail "--output naming --workload: work.goal changed"
+run "$sim" --dims 4,4 --workload /dev/zero
+expect_status 2 "--workload /dev/zero"
+expect_err "'/dev/zero' is a character device, not a file to read" "--workload /dev/zero"
 run "$sim" "${quick[@]}" --output same.csv --node-stats same.csv
 expect_status 2 "two outputs naming one file"
 expect_err "fabric: --node-stats: 'same.csv' is the file --output writes" "two outputs naming one file"
