@@ -74,11 +74,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("apps")
     parser.add_argument("--only", default="")
+    parser.add_argument("--skip", default="", help="tools left out, comma-separated (estimates not yet within 2x)")
     args = parser.parse_args()
     failures = 0
     with tempfile.TemporaryDirectory() as work:
         for tool, line in cases(work):
-            if args.only not in tool + " " + line:
+            if tool in args.skip.split(",") or args.only not in tool + " " + line:
                 continue
             argv = [os.path.join(args.apps, tool)] + line.split()
             est = subprocess.run(argv + ["--estimate", "--work-limit", "1e9"], capture_output=True, text=True)
