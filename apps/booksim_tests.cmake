@@ -81,7 +81,7 @@ fabric_check(NAME app.cycle_sim.booksim.syntax_error EXIT 2
              COMMAND cycle_sim --booksim ${booksim_data}/bad_syntax.cfg
              MATCH "fabric: [^\n]*bad_syntax\\.cfg:3: expected ';' after the value of 'k'")
 fabric_check(NAME app.cycle_sim.booksim.no_file EXIT 2 COMMAND cycle_sim --booksim ${booksim_data}/absent
-             MATCH "fabric: --booksim: cannot read '[^\n]*absent'")
+             MATCH "fabric: cannot open --booksim file '[^\n]*absent': No such file or directory")
 
 # One translation checked by hand, every setting: mesh88_lat with its refusals lifted.
 #   topology = mesh, k = 8, n = 2                  --topology mesh --dims 8,8

@@ -61,6 +61,8 @@ std::vector<long long> worst_case_grid(const RunSettings& s) {
 }
 
 int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
+    detail::require(s.seeds.size() == 1 || !s.sweep.empty(), "seeds: one run takes one seed (a sweep runs each point "
+                    "once per seed); give one, or --sweep; got ", s.seeds.size());
     cs::Outputs out = cs::open_outputs(s, result);  // every file this run writes, before the network is built
     const bool worst = s.pattern == "worst-case";
     if (s.topology == "graph") {  // the patterns see its terminals in a line
@@ -106,7 +108,7 @@ Options<RunSettings> RunSettings::options() {
                   "--p), fattree (k terminals a leaf switch) or graph (read from --graph FILE)",
                   one_of({"torus", "mesh", "hypercube", "hyperx", "dragonfly", "fattree", "graph"})),
         option<S>(&S::graph, "--graph", "the network's file: fabric's edge list or BookSim's anynet file "
-                  "(docs/graph_topology.md); at most 64 ports and 16 terminals a router", Text{}).only_for({"graph"}),
+                  "(docs/graph_topology.md); at most 64 ports and 16 terminals a router", input_file()).only_for({"graph"}),
         option<S>(&S::dims, "--dims", "extents, e.g. 8,8 (1 to 4 dimensions)", within<long long>(1, 1LL << 30)).only_for(cubes),
         option<S>(&S::n, "--n", "dimensions (hypercube: 2^n nodes, n up to 16) or levels (fattree: k^n terminals, n "
                   "up to 8)",
@@ -124,33 +126,37 @@ Options<RunSettings> RunSettings::options() {
                   "same); dragonfly: min, val (Valiant), ugal-l or ugal-g; fattree: nca or adaptive; graph: shortest",
                   one_of({"dor", "dor-positive", "ecube", "min", "val", "ugal-l", "ugal-g", "nca", "adaptive",
                           "shortest"})),
-        option<S>(&S::dateline, "--dateline", "with 2 VCs: wraparound (VC 1 from the wraparound hop on) or whole-ring "
-                  "(VC 1 for the whole ring when the leg will wrap: BookSim's dim_order_torus)",
-                  one_of({"wraparound", "whole-ring"})).only_for({"torus"}),
+        option<S>(&S::dateline, "--dateline", "wraparound (VC 1 from the wraparound hop on) or whole-ring (VC 1 for "
+                  "the whole ring when the leg will wrap: BookSim's dim_order_torus)",
+                  one_of({"wraparound", "whole-ring"})).only_for({"torus"}).with("--vcs", "2"),
         option<S>(&S::vcs, "--vcs", "virtual channels per link: 2 with the dateline, 1 without (may deadlock); a "
                   "graph's routes are layered on at most this many, 1 to 4 (its links have 2, or 4 past 2); a "
                   "dragonfly and a fat tree have what their routing needs", within(1, 4))
-            .only_for({"torus", "mesh", "hyperx", "hypercube", "graph"}),
+            .only_for({"torus", "mesh", "hyperx", "hypercube", "graph"}).without("--routing", "adaptive"),
         option<S>(&S::vc_buf, "--vc-buf", "buffer per virtual channel, flits", at_least<std::uint32_t>(1)),
         option<S>(&S::credit_delay, "--credit-delay", "cycles for a credit to return",
                   within<std::uint32_t>(1, fabric::max_delay_cycles)),
         option<S>(&S::packet, "--packet", "packet size: N flits, or S:L:P (S with probability P, else L)", Text{}),
         option<S>(&S::burst, "--burst", "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on with "
-                  "probability ALPHA a cycle, on -> off with BETA; the mean stays --rate", Text{}),
+                  "probability ALPHA a cycle, on -> off with BETA; the mean stays --rate", Text{}).without("--trace"),
         option<S>(&S::pattern, "--pattern", std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: "
-                  "group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)", Text{}),
+                  "group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)", Text{})
+            .without("--trace"),
         option<S>(&S::rate, "--rate", "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; "
-                  "Bernoulli injection; at most the mean packet size)", within(0.0, 65535.0)),
-        option<S>(&S::sweep, "--sweep", "FROM:TO:STEP: a latency-load curve instead of one run (as CSV, or JSON)", Text{}),
+                  "Bernoulli injection; at most the mean packet size)", within(0.0, 65535.0))
+            .without("--class-priority").without("--trace"),
+        option<S>(&S::sweep, "--sweep", "FROM:TO:STEP: a latency-load curve instead of one run (as CSV, or JSON)", Text{})
+            .without("--trace"),
         option<S>(&S::seeds, "--seeds", "random seeds: a sweep runs each point once per seed (95% intervals); one run "
                   "uses the first", any_seed()).also("--seed"),
-        option<S>(at(&S::kernel, &CycleConfig::warmup), "--warmup", "warm-up, cycles", cycles),
+        option<S>(at(&S::kernel, &CycleConfig::warmup), "--warmup", "warm-up, cycles", cycles)
+            .without("--sample-period").without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::measure), "--measure", "measurement window, cycles",
-                  within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)),
+                  within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)).without("--sample-period").without("--trace"),
         option<S>(&S::router_delay, "--router-delay", "R,VA,SA,ST: cycles of routing, VC allocation, switch "
                   "allocation, switch traversal", delay),
         option<S>(at(&S::kernel, &CycleConfig::link_latency), "--link-latency", "cycles per link",
-                  within<std::uint32_t>(1, fabric::max_delay_cycles)),
+                  within<std::uint32_t>(1, fabric::max_delay_cycles)).without("--class-latency"),
         option<S>(&S::class_latency, "--class-latency", "cycles per link class, one a class the topology has, in "
                   "place of --link-latency (a dragonfly: local,global, e.g. 10,100 as BookSim's dragonflynew; the "
                   "others have one class)", within<std::uint32_t>(1, fabric::max_delay_cycles)),
@@ -181,57 +187,65 @@ Options<RunSettings> RunSettings::options() {
                   within(0.0, 1e6, true)),
         option<S>(at(&S::kernel, &CycleConfig::source_queue_packets), "--source-queue", "packets a terminal's source "
                   "queues may hold: past it new messages are refused (reported as refused load); 0: unbounded",
-                  within<std::uint32_t>(0, 1U << 30)),
+                  within<std::uint32_t>(0, 1U << 30)).without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::sample_period), "--sample-period",
-                  "BookSim's converging sampler: sample periods of this many cycles choose the window (--warmup and "
-                  "--measure are then unused); 0: fixed window", within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1)),
+                  "BookSim's converging sampler: sample periods of this many cycles choose the window, in place of "
+                  "--warmup and --measure; 0: fixed window", within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1))
+            .without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::warmup_threshold),
-                  "--warmup-thres", "with --sample-period: warm-up ends when latency and accepted rate change by at "
-                  "most this fraction between periods", within(0.0, 1e6)),
+                  "--warmup-thres", "warm-up ends when latency and accepted rate change by at "
+                  "most this fraction between periods", within(0.0, 1e6)).with("--sample-period"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::stopping_threshold),
-                  "--stopping-thres", "with --sample-period: the window closes after three periods in a row that "
-                  "change by at most this fraction", within(0.0, 1e6)),
+                  "--stopping-thres", "the window closes after three periods in a row that "
+                  "change by at most this fraction", within(0.0, 1e6)).with("--sample-period"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::max_samples), "--max-samples",
-                  "with --sample-period: periods in all, warm-up included", within<std::uint32_t>(1, 1000000)),
+                  "periods in all, warm-up included", within<std::uint32_t>(1, 1000000)).with("--sample-period"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::warmup_periods),
-                  "--warmup-periods", "with --sample-period: warm-up lasts this many periods (BookSim's "
-                  "warmup_periods); 0: until the changes are within --warmup-thres", within<std::uint32_t>(0, 1000000)),
+                  "--warmup-periods", "warm-up lasts this many periods (BookSim's "
+                  "warmup_periods); 0: until the changes are within --warmup-thres", within<std::uint32_t>(0, 1000000))
+            .with("--sample-period"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::latency_threshold),
-                  "--latency-thres", "with --sample-period: a mean latency above this stops the run as unstable "
-                  "(saturated); 0: no limit", within(0.0, 1e12)),
+                  "--latency-thres", "a mean latency above this stops the run as unstable "
+                  "(saturated); 0: no limit", within(0.0, 1e12)).with("--sample-period"),
         option<S>(&S::channel_stats, "--channel-stats", "write every link's utilisation in the window (flits a cycle) "
-                  "to this CSV file: node,port,neighbour,flits_per_cycle (one run, not a sweep)", file()),
+                  "to this CSV file: node,port,neighbour,flits_per_cycle", file()).without("--sweep").without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::reply_flits), "--reply-flits",
                   "request-reply traffic (BookSim's use_read_write): every packet is a request, answered on delivery "
-                  "by a reply of this many flits; loads then count both; 0: off", within<std::uint32_t>(0, 65535)),
+                  "by a reply of this many flits; loads then count both; 0: off", within<std::uint32_t>(0, 65535))
+            .without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::max_outstanding),
-                  "--max-outstanding", "with --reply-flits: a source with this many requests awaiting their reply "
-                  "makes no new one (BookSim's max_outstanding_requests); 0: no limit", within<std::uint32_t>(0, 1U << 30)),
+                  "--max-outstanding", "a source with this many requests awaiting their reply "
+                  "makes no new one (BookSim's max_outstanding_requests); 0: no limit", within<std::uint32_t>(0, 1U << 30))
+            .with("--reply-flits"),
         option<S>(at(&S::kernel, &CycleConfig::class_priority), "--class-priority", "traffic classes (BookSim's "
                   "classes and class_priority): one priority per class, higher first in VC and switch allocation; "
                   "each class has --injection-queues injection VCs of its own (so at most --vcs VCs in all)",
-                  within<std::uint32_t>(0, 1U << 30)),
-        option<S>(&S::class_rates, "--class-rates", "with --class-priority: each class's offered load, "
-                  "flits/cycle/terminal (BookSim's injection_rate list); --rate is then unused", within(0.0, 65535.0)),
+                  within<std::uint32_t>(0, 1U << 30)).without("--sweep"),
+        option<S>(&S::class_rates, "--class-rates", "each class's offered load, flits/cycle/terminal (BookSim's "
+                  "injection_rate list), in place of --rate", within(0.0, 65535.0))
+            .with("--class-priority").without("--trace"),
         option<S>(&S::node_stats, "--node-stats", "write each terminal's offered, injected and accepted flits a cycle "
                   "in the window and its measured packets' count and mean latency as source and as destination to "
-                  "this CSV file (one run)", file()),
+                  "this CSV file", file()).without("--sweep").without("--trace"),
         option<S>(at(&S::kernel, &CycleConfig::watch, &fabric::WatchSettings::packets), "--watch", "trace every flit "
                   "of these packets (numbered from 0 in creation order): created, switched, arrived, ejected, with "
-                  "cycle, node, port and VC (one run)", within<std::uint64_t>(0, std::uint64_t{1} << 62)),
-        option<S>(&S::watch_file, "--watch-file", "where --watch writes its CSV trace; -: standard output", file()),
+                  "cycle, node, port and VC", within<std::uint64_t>(0, std::uint64_t{1} << 62))
+            .without("--sweep").without("--trace"),
+        option<S>(&S::watch_file, "--watch-file", "where the watch trace goes (CSV); -: standard output", file())
+            .with("--watch"),
         option<S>(&S::trace, "--trace", "replay this CSV message trace (cycle,source,destination,flits or bytes"
                   "[,class]; docs/traces.md) instead of the pattern, messages split into packets of at most --packet "
-                  "flits; writes each message's latency (CSV) and their summary", Text{}),
-        option<S>(&S::flit_bytes, "--flit-bytes", "with --trace in bytes: bytes a flit", within<std::uint32_t>(1, 1U << 20)),
+                  "flits; writes each message's latency (CSV) and their summary", input_file()),
+        option<S>(&S::flit_bytes, "--flit-bytes", "bytes a flit (a trace in bytes)", within<std::uint32_t>(1, 1U << 20))
+            .with("--trace").with("--workload"),
         option<S>(&S::workload, "--workload", "run this workload, whose messages wait for one another (a CSV trace "
                   "with id, after and delay columns, docs/traces.md, a LogGOPSim GOAL schedule, or a Chakra execution "
                   "trace in JSON, name.0.json read with name.1.json and on, a rank each; by extension, else by content), rank r on terminal r: each rank's finish cycle and the whole workload's; exit status 3 "
-                  "with which ranks wait for what when it cannot finish", Text{}),
-        option<S>(&S::overhead, "--overhead", "with --workload: LogGP's o, cycles a send and a receive take their "
-                  "rank's CPU", within<std::uint64_t>(0, std::uint64_t{1} << 40)),
-        option<S>(&S::gap, "--gap", "with --workload: LogGP's g, cycles between two sends (or receives) of a rank",
-                  within<std::uint64_t>(0, std::uint64_t{1} << 40)),
+                  "with which ranks wait for what when it cannot finish", input_file()),
+        option<S>(&S::overhead, "--overhead", "LogGP's o, cycles a send and a receive take their "
+                  "rank's CPU", within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
+        option<S>(&S::gap, "--gap", "LogGP's g, cycles between two sends (or receives) of a rank",
+                  within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
         option<S>(&S::preset, "--preset", "start from a named set of settings (a --config file and the options given "
                   "override it): booksim-iq is BookSim2's input-queued router and run methodology (fabric::BookSimIq: "
                   "islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, every VC an injection queue, "
@@ -248,12 +262,7 @@ int main(int argc, char** argv) {
     // --booksim FILE [key=value ...]: BookSim's settings as the options they translate to (docs/booksim_files.md).
     std::vector<std::string> booksim_args;
     std::vector<char*> booksim_argv;
-    try {
-        fabric_apps::booksim::expand(argc, argv, booksim_args, booksim_argv);
-    } catch (const config_error& e) {
-        if (fabric_apps::root_rank()) std::fprintf(stderr, "%s\n", e.what());
-        return 2;
-    }
+    std::string booksim_file;
     return fabric_apps::run_tool<RunSettings>(
         argc, argv, "cycle_sim",
         "the fabric cycle kernel on a k-ary n-cube (torus or mesh) under dimension-order routing, a HyperX under "
@@ -262,5 +271,7 @@ int main(int argc, char** argv) {
         "routing; one run as text, JSON or CSV, or a sweep (--sweep) as "
         "CSV or JSON. A deadlock, in one run or any run of a sweep, exits with status 3. --booksim FILE [key=value ...] "
         "runs a BookSim2 configuration file as the options it translates to (docs/booksim_files.md).",
-        simulate);
+        simulate, [&](int& c, char**& v, auto&& option_of) {
+            fabric_apps::booksim::expand(c, v, booksim_args, booksim_argv, option_of, booksim_file);
+        });
 }

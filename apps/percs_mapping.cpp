@@ -141,7 +141,7 @@ int one(const Settings& s, fabric_apps::OutputFile& out) {
     // Flows: every ordered pair of tasks for all-to-all, one or four a task else; about
     // 3e7 flows a second measured (all-to-all on 32 supernodes).
     const double tasks = static_cast<double>(t.node_count()) * PercsTopology::tasks_per_node;
-    fabric_apps::check_work(s.pattern == "alltoall" ? tasks * tasks : 4 * tasks, "flows", 1e7);
+    fabric_apps::check(fabric_apps::Cost().add("flows routed", s.pattern == "alltoall" ? tasks * tasks : 4 * tasks, 150));
     TaskGrid grid = default_task_grid(t.node_count() * PercsTopology::tasks_per_node);
     if (!s.grid.empty()) {
         const auto pq = fabric_apps::parse_numbers<std::size_t>(s.grid, 'x', "grid");
@@ -179,15 +179,19 @@ fabric_apps::Options<Settings> Settings::options() {
     for (const auto name : percs_mapping_names) mappings.emplace_back(name);
     Options<S> o{
         option<S>(&S::supernodes, "--supernodes", "n_s; 0 prints the paper's tables", within<std::uint32_t>(0, 512)),
-        option<S>(&S::dlinks, "--dlinks", "n_d, D links between each pair of supernodes", within<std::uint32_t>(1, 32)),
+        option<S>(&S::dlinks, "--dlinks", "n_d, D links between each pair of supernodes", within<std::uint32_t>(1, 32))
+            .with("--supernodes"),
         option<S>(&S::pattern, "--pattern", "halo, row_column_alltoall (what the paper calls transpose: all-to-all in "
-                  "each row and column of the task grid) or alltoall", one_of({"halo", "row_column_alltoall", "alltoall"})),
-        option<S>(&S::mapping, "--mapping", "the task mapping", Words{mappings}),
-        option<S>(&S::routing, "--routing", "direct or indirect", one_of({"direct", "indirect"})),
-        option<S>(&S::grid, "--grid", "PxQ task grid (default: the most square grid of all tasks)", Text{}),
-        seed_option<S>(&S::seed, "seed of the random mappings"),
+                  "each row and column of the task grid) or alltoall", one_of({"halo", "row_column_alltoall", "alltoall"}))
+            .with("--supernodes"),
+        option<S>(&S::mapping, "--mapping", "the task mapping", Words{mappings}).with("--supernodes"),
+        option<S>(&S::routing, "--routing", "direct or indirect", one_of({"direct", "indirect"})).with("--supernodes"),
+        option<S>(&S::grid, "--grid", "PxQ task grid (default: the most square grid of all tasks)", Text{})
+            .with("--supernodes"),
+        seed_option<S>(&S::seed, "seed of the random mappings")
+            .with("--mapping", "node-rnd").with("--mapping", "drawer-rnd").with("--mapping", "sn-rnd"),
         flag<S>(&S::channels, "--channels", "every channel's load (node, port, to, link class, load) as CSV, or JSON "
-                "with --format json; for tools/plot percs-supernode"),
+                "with --format json; for tools/plot percs-supernode").with("--supernodes"),
     };
     for (auto& f : format_options<S>({"text", "json", "csv"}, {"json"})) o.push_back(std::move(f));
     return o;

@@ -28,6 +28,7 @@
 #ifdef FABRIC_APPS_MPI
 #include <fabric/dist/partitioned.hpp>
 #endif
+#include "common/kernel_cost.hpp"
 #include "common/progress.hpp"
 #include "common/tool.hpp"
 
@@ -47,6 +48,7 @@ template <class Fab>
 CycleResult run_cycles(const Fab& net, CycleConfig cfg, bool whole, auto&& go) {
 #ifdef FABRIC_APPS_MPI
     if (whole && fabric_apps::ranks() > 1) {
+        fabric_apps::checkpoint();  // the ranks agree before they first wait on each other
         const Groups supernodes{PercsTopology::nodes_per_supernode};
         dist::PartitionedCycle sim(net, std::move(cfg), fabric_apps::session_slot()->comm(), supernodes);
         return go(sim);
@@ -99,19 +101,114 @@ struct Settings : fabric_apps::Common {
             option<S>(&S::alltoall, "--alltoall", "all-to-all bandwidth per node for d = 1 .. D (0: none)",
                       within<std::uint32_t>(0, 16)),
             option<S>(&S::d, "--d", "the same for the d listed, e.g. 1,2,4", within<std::uint32_t>(1, 16)),
-            option<S>(&S::warmup, "--warmup", "warm-up, cycles", within<std::uint64_t>(0, std::uint64_t{1} << 40)),
+            option<S>(&S::warmup, "--warmup", "warm-up, cycles", within<std::uint64_t>(0, std::uint64_t{1} << 40))
+                .with("--alltoall").with("--d").with("--hotspot"),
             option<S>(&S::measure, "--measure", "measurement window, cycles",
-                      within<std::uint64_t>(1, std::uint64_t{1} << 40)).also("--window"),
+                      within<std::uint64_t>(1, std::uint64_t{1} << 40)).also("--window")
+                .with("--alltoall").with("--d").with("--hotspot"),
             flag<S>(&S::hotspot, "--hotspot", "the 32-to-32 hot spot between two supernodes"),
             flag<S>(&S::messages, "--messages", "16 KB messages under random indirect routing: reassembly"),
             flag<S>(&S::cau, "--cau", "a global sum on the CAU against a software tree"),
-            seed_option<S>(&S::seed, "seed of the traffic of the cycle-kernel runs"),
+            seed_option<S>(&S::seed, "seed of the traffic of the cycle-kernel runs")
+                .with("--alltoall").with("--d").with("--hotspot").with("--messages"),
         };
         // csv: the all-to-all table (d, bound, direct, random indirect in GB/s), for tools/plot.
         for (auto& f : format_options<S>({"text", "csv"}, {"csv"})) o.push_back(std::move(f));
         return o;
     }
+    /// No sketch named: every one of them, d = 1 (so that the options read as what runs).
+    void resolve() {
+        if (alltoall != 0 || !d.empty() || hotspot || messages || cau) return;
+        alltoall = 1;
+        hotspot = messages = cau = true;
+    }
 };
+
+/// The kernel's counts of one run of `R` on `t` under `pattern`, `per_sender` GB/s offered by each of `senders`
+/// hubs, over `cycles` (kernel_cost.hpp): the mean route drawn from the pattern and the routing.
+template <class R, class Pattern>
+fabric_apps::KernelRun percs_run(const PercsTopology& t, const Pattern& pattern, double per_sender, double senders,
+                                 double cycles, std::uint64_t seed) {
+    const PercsFabric<R> net{t, R{}, Credit{32, 1}};
+    fabric_apps::KernelRun k;
+    k.routers = k.terminals = static_cast<double>(t.node_count());
+    k.channels = fabric_apps::network_channels(t);
+    k.hops = fabric_apps::mean_route(t, net.routing(), pattern, seed);
+    k.flits_per_cycle = percs_flits_per_cycle(t, per_sender) * senders;
+    k.packet_flits = percs_packet_flits;
+    k.cycles = cycles;
+    return k;
+}
+
+/// What the sketches cost, before any runs: every cycle-kernel run (the CAU model's work is a few sums).
+fabric_apps::Cost cost_of(const Settings& s, const std::vector<long long>& ds) {
+    const double warmup = static_cast<double>(s.warmup), window = static_cast<double>(s.measure);
+    fabric_apps::KernelCounts runs;
+    const analytic::PercsAlltoall model;
+    for (const long long d : ds) {  // two routings per d, each at 1.3 times the bound, drained for a cycle
+        const auto t = PercsTopology::alltoall_model(static_cast<std::uint32_t>(d));
+        const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+        const double offered = 1.3 * model.direct_bandwidth(static_cast<double>(d));
+        const double hubs = static_cast<double>(t.node_count());
+        runs.add(percs_run<ShortestDirect>(t, uniform, offered, hubs, warmup + window + 1, s.seed));
+        runs.add(percs_run<RandomIndirect>(t, uniform, offered, hubs, warmup + window + 1, s.seed));
+    }
+    if (s.hotspot) {  // 32 senders at 16 GB/s, a window of at least 20,000 cycles, both routings
+        const auto t = PercsTopology::alltoall_model(1);
+        const auto hot = percs_supernode_hotspot(t, 0, 1);
+        const double cycles = warmup + std::max(window, 20000.0) + 1;
+        runs.add(percs_run<ShortestDirect>(t, hot, 16.0, 32, cycles, s.seed));
+        runs.add(percs_run<RandomIndirect>(t, hot, 16.0, 32, cycles, s.seed));
+    }
+    if (s.messages) {  // 2,000 messages of 8 packets, one every 20 ns, among 8 supernodes
+        const PercsTopology t(8, 4);
+        const UniformTraffic uniform(t.node_count(), UniformTraffic::Self::excluded);
+        const double gap = std::ceil(20.0 / percs_cycle_config(t).cycle_ns);
+        fabric_apps::KernelRun k = percs_run<RandomIndirect>(t, uniform, 0, 0, 2000 * gap + 2000, s.seed);
+        k.flits_per_cycle = 8.0 * percs_packet_flits / gap;
+        runs.add(k);
+    }
+    fabric_apps::Cost cost;
+    runs.into(cost, "cycle-kernel runs");
+    return cost;
+}
+
+/// The all-to-all table: each d's bound, and the direct and random indirect runs' bandwidth.
+void print_alltoall(const std::vector<long long>& ds, const std::vector<std::size_t>& by_size,
+                    const std::vector<double>& runs, const analytic::PercsAlltoall& model, bool csv,
+                    fabric_apps::OutputFile& out) {
+    std::vector<double> direct_of(ds.size()), indirect_of(ds.size());
+    bool nothing = false;
+    for (std::size_t k = 0; k < ds.size(); ++k) {
+        direct_of[by_size[k]] = runs[2 * k];
+        indirect_of[by_size[k]] = runs[2 * k + 1];
+    }
+    if (csv) {
+        fabric_apps::write_csv_provenance(out.stream());
+        out.printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
+    } else {
+        out.printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
+        out.printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
+    }
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+        const long long d = ds[i];
+        const double bound = model.direct_bandwidth(static_cast<double>(d));
+        const double direct = direct_of[i], indirect = indirect_of[i];
+        if (csv)
+            out.printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
+        else if (indirect > 0)
+            out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
+                       indirect, direct / indirect);
+        else  // no ratio to a random indirect run that delivered nothing in its window
+            out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10s\n", d, bound, direct, 100 * direct / bound,
+                       indirect, "-");
+        nothing = nothing || direct == 0 || indirect == 0;
+    }
+    if (nothing && !csv)
+        out.printf("(a run delivered no packet in its window: lengthen --warmup and --measure)\n");
+    if (!csv) out.printf("\n");
+    out.stream().flush();
+}
 
 int sketches(const Settings& s, fabric_apps::OutputFile& out) {
     const bool all = s.alltoall == 0 && s.d.empty() && !s.hotspot && !s.messages && !s.cau;
@@ -122,12 +219,7 @@ int sketches(const Settings& s, fabric_apps::OutputFile& out) {
     for (const long long d : ds) detail::require(d >= 1 && d <= 16, "d (D links per hub) runs from 1 to 16; got ", d);
     detail::require(!csv || (!ds.empty() && !s.hotspot && !s.messages && !s.cau),
                     "--csv (--format csv) writes the all-to-all table only: give --alltoall or --d, and no other sketch");
-    double node_cycles = 0;  // two routings per d, each of (32 d + 1) 32 hubs
-    for (const long long d : ds)
-        node_cycles += 2.0 * static_cast<double>((32 * d + 1) * 32) * (static_cast<double>(warmup) + static_cast<double>(window));
-    if (all || s.hotspot)  // 33 supernodes, both routings, a window of at least 20000 cycles
-        node_cycles += 2.0 * 33 * 32 * (static_cast<double>(warmup) + std::max(static_cast<double>(window), 20000.0));
-    fabric_apps::check_work(node_cycles, "hub-cycles", 1e5);
+    fabric_apps::check(cost_of(s, ds));
     if (!ds.empty()) {
         // Two runs per d (direct, random indirect), the largest d first: they take longest,
         // and dealt first they do not leave one rank running alone at the end.
@@ -143,38 +235,8 @@ int sketches(const Settings& s, fabric_apps::OutputFile& out) {
             return run % 2 == 0 ? gbps_per_node<ShortestDirect>(t, uniform, offered, warmup, window, s.seed)
                                 : gbps_per_node<RandomIndirect>(t, uniform, offered, warmup, window, s.seed);
         });
-        if (!fabric_apps::root_rank()) return 0;  // rank 0 prints, and runs the other sketches
-        std::vector<double> direct_of(ds.size()), indirect_of(ds.size());
-        bool nothing = false;
-        for (std::size_t k = 0; k < ds.size(); ++k) {
-            direct_of[by_size[k]] = runs[2 * k];
-            indirect_of[by_size[k]] = runs[2 * k + 1];
-        }
-        if (csv) {
-            fabric_apps::write_csv_provenance(out.stream());
-            out.printf("d,bound[GB/s],direct[GB/s],random_indirect[GB/s]\n");
-        } else {
-            out.printf("All-to-all bandwidth per compute node, GB/s (system of 32d + 1 supernodes, LL 24 GB/s)\n");
-            out.printf("%4s %10s %12s %10s %14s %10s\n", "d", "bound", "direct", "of bound", "random indir.", "ratio");
-        }
-        for (std::size_t i = 0; i < ds.size(); ++i) {
-            const long long d = ds[i];
-            const double bound = model.direct_bandwidth(static_cast<double>(d));
-            const double direct = direct_of[i], indirect = indirect_of[i];
-            if (csv)
-                out.printf("%lld,%.4f,%.4f,%.4f\n", d, bound, direct, indirect);
-            else if (indirect > 0)
-                out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10.2f\n", d, bound, direct, 100 * direct / bound,
-                           indirect, direct / indirect);
-            else  // no ratio to a random indirect run that delivered nothing in its window
-                out.printf("%4lld %10.2f %12.2f %9.0f%% %14.2f %10s\n", d, bound, direct, 100 * direct / bound,
-                           indirect, "-");
-            nothing = nothing || direct == 0 || indirect == 0;
-        }
-        if (nothing && !csv)
-            out.printf("(a run delivered no packet in its window: lengthen --warmup and --measure)\n");
-        if (!csv) out.printf("\n");
-        out.stream().flush();
+        // Rank 0 prints (the others hold no results); every rank goes on to the sketches partitioned over them.
+        if (fabric_apps::root_rank()) print_alltoall(ds, by_size, runs, model, csv, out);
     }
     // The hot spot and the messages are single runs: under mpirun each is partitioned, whole supernodes to a rank,
     // and rank 0 prints.

@@ -45,8 +45,9 @@ int global_sum(const Settings& s, fabric_apps::OutputFile& out) {
     // 16,384 nodes, about 1.5e7 words a second and 1.1 bytes a word.
     double nodes = 1;
     for (const auto n : s.partition) nodes *= n;
-    fabric_apps::check_work(nodes * nodes, "words passed on (N^2)", 5e6);
-    fabric_apps::check_memory(2 * nodes * nodes, "the words in flight, about 2 bytes per N^2");
+    fabric_apps::check(fabric_apps::Cost()
+                           .add("words passed on (N^2)", nodes * nodes, 300)
+                           .need("the words in flight, about 2 bytes per N^2", 2 * nodes * nodes));
     const QcdocScu link(MHz{s.clock_mhz});
     const ScuGlobalSum sum(s.doubled);
     const auto r = sum.simulate(s.partition, link);

@@ -39,8 +39,9 @@ Iteration iteration(const std::vector<long long>& local, const std::vector<std::
         largest = std::max(largest, face);
         if (partition[d] != 1) largest_sent = std::max(largest_sent, face);
     }
-    fabric_apps::check_work(largest, "words in a face", 5e6);
-    fabric_apps::check_memory(20 * largest_sent, "a face sent and received, about 20 bytes a word");
+    fabric_apps::check(fabric_apps::Cost()
+                           .add("words in a face", largest, 300)
+                           .need("a face sent and received, about 20 bytes a word", 20 * largest_sent));
     const ScuLinkSim link;
     it.face_words = static_cast<std::size_t>(largest_sent);
     if (it.face_words > 0) {

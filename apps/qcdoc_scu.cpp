@@ -31,7 +31,7 @@ struct Settings : fabric_apps::Common {
                       at_least<std::uint32_t>(1)).also("--window"),
             option<S>(&S::clock_mhz, "--clock-mhz", "link clock, MHz", within(0.0, 1e6, true)),
             option<S>(&S::ber, "--ber", "bit error rate of the link (ScuLinkSim's: below 1%)", within(0.0, 0.01, false, true)),
-            seed_option<S>(&S::seed, "seed of the bit errors"),
+            seed_option<S>(&S::seed, "seed of the bit errors").with("--ber"),
         };
         for (auto& f : format_options<S>({"text", "json"}, {"json"})) o.push_back(std::move(f));
         return o;
@@ -41,9 +41,10 @@ struct Settings : fabric_apps::Common {
 int transfer(const Settings& s, fabric_apps::OutputFile& out) {
     detail::require(s.words >= 1, "--words must be at least 1");
     detail::require(s.in_flight >= 1, "--in-flight must be at least 1");
-    fabric_apps::check_work(static_cast<double>(s.words), "words", 5e6);
     // Measured: about 18 bytes a word (the data sent and the data received).
-    fabric_apps::check_memory(20 * static_cast<double>(s.words), "words sent and received, about 20 bytes each");
+    fabric_apps::check(fabric_apps::Cost()
+                           .add("words", static_cast<double>(s.words), 300)
+                           .need("words sent and received, about 20 bytes each", 20 * static_cast<double>(s.words)));
     ScuTiming timing;
     timing.window = s.in_flight;
     const QcdocScu link(MHz{s.clock_mhz});

@@ -73,9 +73,9 @@ struct Settings : fabric_apps::Common {
         Options<S> o{
             option<S>(&S::channels, "--channels", "radices of one k-ary n-cube (n <= 4), e.g. 8,8: every channel's load "
                       "under uniform traffic, as csv or json", within<long long>(1, 1LL << 30)),
-            flag<S>(&S::mesh, "--mesh", "with --channels: a mesh rather than a torus"),
-            option<S>(&S::tie, "--tie", "with --channels on a torus: a tie (k even) split evenly or always +",
-                      one_of({"split", "positive"})),
+            flag<S>(&S::mesh, "--mesh", "a mesh rather than a torus").with("--channels"),
+            option<S>(&S::tie, "--tie", "a tie (k even) split evenly or always + (a torus: without --mesh)",
+                      one_of({"split", "positive"})).with("--channels").without("--mesh"),
         };
         // "table", the older name of the text table, is still read.
         for (auto& f : format_options<S>({"text", "csv", "json"}, {}, {{"table", "text"}})) o.push_back(std::move(f));
@@ -118,7 +118,7 @@ int channels(const Settings& s, std::ostream& out) {
         nodes *= static_cast<double>(k);
         hops += static_cast<double>(k) / 3;
     }
-    fabric_apps::check_work(nodes * nodes * hops, "route hops", 4e8);
+    fabric_apps::check(fabric_apps::Cost().add("route hops", nodes * nodes * hops, 3.75));
     switch (s.channels.size()) {
         case 1: channels_of<1>(s, out); break;
         case 2: channels_of<2>(s, out); break;

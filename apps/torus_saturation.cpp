@@ -6,6 +6,7 @@
 // Options and configuration files: apps/common/tool.hpp.
 #include <fabric/fabric.hpp>
 
+#include "common/kernel_cost.hpp"
 #include "common/tool.hpp"
 
 #include <algorithm>
@@ -64,11 +65,29 @@ struct Settings : fabric_apps::Common {
 
 int saturation(const Settings& s, fabric_apps::OutputFile& out) {
     detail::require(s.packet >= 1 && s.measure >= 1, "--packet and --measure must be positive");
-    // Three patterns, loads in steps of 0.02 up to each flow bound (at most 2): 150 runs of 64 nodes at most.
-    const double window = 1.2 * static_cast<double>(s.measure);
-    fabric_apps::check_work(150 * 64 * (window + std::max(3 * window, 20000.0)), "node-cycles", 2e6);
     using T = Torus<2>;
     const Fabric<T, DorTieSplit<>> net{T({8, 8})};
+    // Three patterns, loads in steps of 0.02 up to each flow bound, the search ending 0.1 past the most accepted:
+    // at most up to half the bound (the 8x8 torus accepts at most 0.45 of it) and 0.12 more.
+    fabric_apps::KernelCounts runs;
+    fabric_apps::KernelRun k;
+    k.routers = k.terminals = 64;
+    k.channels = 256;
+    k.packet_flits = s.packet;
+    k.cycles = 1.2 * static_cast<double>(s.measure) + 60 + s.packet;
+    auto loads = [&](double bound, double hops) {
+        k.hops = hops;
+        for (double rate = 0.02; rate <= std::min(bound, 0.5 * bound + 0.12) + 1e-9; rate += 0.02) {
+            k.flits_per_cycle = rate * 64;
+            runs.add(k);
+        }
+    };
+    loads(link_load(net, UniformTraffic(64)).throughput(), 4);
+    loads(link_load(net, RowColumnAllToAllTraffic(8, 8)).throughput(), 2.29);
+    loads(link_load(net, TornadoTraffic(Grid{8, 8})).throughput(), 3);
+    fabric_apps::Cost cost;
+    runs.into(cost, "cycle-kernel runs");
+    fabric_apps::check(cost);
     const Row rows[] = {measure(net, "uniform", UniformTraffic(64), s.packet, s.measure, s.seed),
                         measure(net, "row_column_alltoall", RowColumnAllToAllTraffic(8, 8), s.packet, s.measure, s.seed),
                         measure(net, "tornado", TornadoTraffic(Grid{8, 8}), s.packet, s.measure, s.seed)};

@@ -9,6 +9,8 @@
 // larger systems take run-time sizes and the same functions at run time.
 #include <fabric/fabric.hpp>
 
+#include "no_options.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -61,7 +63,8 @@ static_assert(benes_delivers({15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
 constexpr double percs_alltoall = analytic::PercsAlltoall{}.direct_bandwidth(16);
 static_assert(percs_alltoall > 79, "fabric: design review: PERCS with d = 16 gives over 79 GB/s all-to-all per node");
 
-int main() {
+int main(int argc, char** argv) {
+    if (fabric_examples::refuse_options(argc, argv)) return 2;
     std::printf("6x6 torus, DOR, ties split: busiest channel %.3f (uniform), %.3f (tornado)\n", uniform_load,
                 tornado_load);
     std::printf("APEnet+ link, 1024-word FIFO: E_T = %.4f\n", link_efficiency);

@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -28,6 +27,8 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+
+#include "files.hpp"
 
 namespace fabric_apps::booksim {
 
@@ -54,7 +55,7 @@ inline std::string trimmed(std::string_view s) {
 /// A value's items if it is a {a, b} list (nested braces kept whole), else none.
 inline std::vector<std::string> list_items(const std::string& text, const std::string& at) {
     if (text.empty() || text.front() != '{') return {};
-    fabric::detail::require(text.back() == '}', at, ": a list is {a, b, ...}; got '", text, "'");
+    fabric::detail::require(text.back() == '}', at, ": a list is {a, b, ...}; got '", fabric::detail::shown(text), "'");
     std::vector<std::string> items;
     int depth = 0;
     std::string item;
@@ -69,7 +70,8 @@ inline std::vector<std::string> list_items(const std::string& text, const std::s
         }
     }
     items.push_back(trimmed(item));
-    for (const auto& it : items) fabric::detail::require(!it.empty(), at, ": an empty item in the list '", text, "'");
+    for (const auto& it : items)
+        fabric::detail::require(!it.empty(), at, ": an empty item in the list '", fabric::detail::shown(text), "'");
     return items;
 }
 
@@ -104,7 +106,8 @@ inline void parse(const std::string& text, const std::string& source, Settings& 
         fabric::detail::require(!key.empty() && !std::isdigit(static_cast<unsigned char>(key.front())), at(key_line),
                                 ": expected a key (letters, digits and _) at '", text.substr(start, 20), "'");
         skip();
-        fabric::detail::require(i < text.size() && text[i] == '=', at(key_line), ": expected '=' after '", key, "'");
+        fabric::detail::require(i < text.size() && text[i] == '=', at(key_line), ": expected '=' after '",
+                                fabric::detail::shown(key), "'");
         ++i;
         skip();
         const std::size_t value_line = line;
@@ -121,30 +124,28 @@ inline void parse(const std::string& text, const std::string& source, Settings& 
             for (; i < text.size() && (depth > 0 || (text[i] != ';' && text[i] != '\n' && text.compare(i, 2, "//") != 0)); ++i)
                 depth += text[i] == '{' ? 1 : text[i] == '}' ? -1 : 0;
             value = detail::trimmed(text.substr(from, i - from));
-            fabric::detail::require(depth == 0, at(value_line), ": a '{' list of '", key, "' is never closed");
-            fabric::detail::require(!value.empty(), at(value_line), ": '", key, "' has no value");
+            fabric::detail::require(depth == 0, at(value_line), ": a '{' list of '", fabric::detail::shown(key),
+                                    "' is never closed");
+            fabric::detail::require(!value.empty(), at(value_line), ": '", fabric::detail::shown(key), "' has no value");
         }
         skip();
         fabric::detail::require(i < text.size() && text[i] == ';', at(value_line), ": expected ';' after the value of '",
-                                key, "'");
+                                fabric::detail::shown(key), "'");
         ++i;
         into[key] = Setting{value, detail::list_items(value, at(value_line)), at(key_line)};
     }
 }
 
-/// Reads a BookSim configuration file into `into`.
+/// Reads a BookSim configuration file into `into`: a regular file, within --input-limit (files.hpp).
 inline void parse_file(const std::string& path, Settings& into) {
-    std::ifstream in(path);
-    fabric::detail::require(in.is_open(), "--booksim: cannot read '", path, "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    parse(text.str(), path, into);
+    parse(read_input(path, "--booksim", "--booksim file"), shown(path), into);
 }
 
 /// A command-line override key=value (BookSim's own syntax there: no ';').
 inline void parse_override(const std::string& arg, Settings& into) {
-    fabric::detail::require(arg.find('=') != std::string::npos, "--booksim: an override is key=value; got '", arg, "'");
-    parse(arg + ";", "command line '" + arg + "'", into);
+    fabric::detail::require(arg.find('=') != std::string::npos, "--booksim: an override is key=value; got '", shown(arg),
+                            "'");
+    parse(arg + ";", "command line '" + shown(arg) + "'", into);
     into[detail::trimmed(arg.substr(0, arg.find('=')))].where = "command line";
 }
 
@@ -191,18 +192,21 @@ public:
     }
     template <class... Parts>
     void refuse(const std::string& key, const Parts&... reason) {
-        const std::string where = given(key) ? s_.at(key).where + ": " + key + " = " + text(key)
-                                             : file_ + ": " + key + " = " + text(key) + " (BookSim's default; the file "
-                                               "does not set it)";
+        const std::string where = given(key) ? s_.at(key).where + ": " + key + " = " + shown(text(key))
+                                             : shown(file_) + ": " + key + " = " + text(key) + " (BookSim's default; "
+                                               "the file does not set it)";
         std::string m = fabric::detail::message(where, ": ", reason...);
         if (std::find(refusals.begin(), refusals.end(), m) == refusals.end()) refusals.push_back(std::move(m));
     }
     void emit(std::string name, std::string value) { out.push_back({std::move(name), std::move(value), false}); }
     /// A file the configuration names (network_file): a relative path is taken from the
     /// configuration file's directory when the file is there, else from the working directory.
+    /// (Looked at without throwing: a name too long or a loop of links is the reader's to refuse.)
     [[nodiscard]] std::string beside(const std::string& path) const {
         const std::filesystem::path p(path), dir = std::filesystem::path(file_).parent_path();
-        if (p.is_relative() && !dir.empty() && std::filesystem::exists(dir / p)) return (dir / p).string();
+        std::error_code ec;
+        if (p.is_relative() && !dir.empty() && std::filesystem::exists(std::filesystem::symlink_status(dir / p, ec)))
+            return (dir / p).string();
         return path;
     }
     void flag(std::string name) { out.push_back({std::move(name), {}, true}); }
@@ -229,15 +233,19 @@ namespace fabric_apps::booksim {
 
 /// `cycle_sim --booksim FILE [key=value ...]` in argv expanded in place into the
 /// translated options, each left out where the command line gives that option
-/// itself (so options given override the file's). `keep` holds the new strings.
-inline void expand(int& argc, char**& argv, std::vector<std::string>& keep, std::vector<char*>& pointers) {
+/// itself under any of its spellings (so options given override the file's):
+/// `option_of(spelling)` names the option a spelling is ("--seed" is "--seeds").
+/// `keep` holds the new strings; `file` is set to the BookSim file read.
+template <class OptionOf>
+void expand(int& argc, char**& argv, std::vector<std::string>& keep, std::vector<char*>& pointers,
+            OptionOf&& option_of, std::string& file) {
     std::vector<std::string> args(argv, argv + argc);
     std::size_t at = 1;
-    while (at < args.size() && args[at] != "--booksim" && !args[at].starts_with("--booksim=")) ++at;
-    if (at == args.size()) return;
-    std::string file = args[at].starts_with("--booksim=") ? args[at].substr(10) : "";
+    while (at < args.size() && args[at] != "--" && args[at] != "--booksim" && !args[at].starts_with("--booksim=")) ++at;
+    if (at == args.size() || args[at] == "--") return;
+    file = args[at].starts_with("--booksim=") ? args[at].substr(10) : "";
     std::size_t next = at + 1;
-    if (file.empty()) {
+    if (!args[at].starts_with("--booksim=")) {
         fabric::detail::require(next < args.size(), "--booksim: give a BookSim configuration file");
         file = args[next++];
     }
@@ -245,8 +253,12 @@ inline void expand(int& argc, char**& argv, std::vector<std::string>& keep, std:
     parse_file(file, settings);
     for (; next < args.size() && !args[next].starts_with("-"); ++next) parse_override(args[next], settings);
     const auto given = [&](const std::string& option) {
-        for (std::size_t j = 1; j < args.size(); ++j)
-            if (j != at && (args[j] == option || args[j].starts_with(option + "="))) return true;
+        const std::string name = option_of(option);
+        for (std::size_t j = 1; j < args.size(); ++j) {
+            if (j == at || !args[j].starts_with("--")) continue;
+            if (args[j] == "--") break;
+            if (option_of(args[j].substr(0, args[j].find('='))) == name) return true;
+        }
         return false;
     };
     keep.assign(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(at));

@@ -183,7 +183,9 @@ inline long long channel_latency(Reading& r) {
     return r.text("topology") == "torus" && noc == "1" ? 2 : 1;
 }
 inline void use_noc_latency(Reading& r, const char*, const char*) {
-    r.emit("--link-latency", std::to_string(channel_latency(r)));
+    const long long latency = channel_latency(r);
+    if (r.text("topology") == "dragonflynew") return;  // its links' latencies are --class-latency's
+    r.emit("--link-latency", std::to_string(latency));
 }
 /// A credit: BookSim's router makes it when the flit leaves its buffer (switch
 /// allocation, cycle t), writes it on the credit channel in that cycle, the sender
@@ -271,7 +273,14 @@ inline void sim_type(Reading& r, const char* key, const char*) {
 
 inline void option(Reading& r, const char* key, const char* name) { r.emit(name, number_text(r.number(key))); }
 inline void warmup_periods(Reading& r, const char* key, const char*) { option(r, key, "--warmup-periods"); }
-inline void sample_period(Reading& r, const char* key, const char*) { option(r, key, "--sample-period"); }
+inline void sample_period(Reading& r, const char* key, const char*) {
+    // BookSim's latency runs take their window from the sample periods: a period of 0 is no
+    // sampler at all, and cycle_sim's --sample-period 0 (a fixed window) is not a BookSim setting.
+    const std::size_t refused = r.refusals.size();
+    const double period = r.number(key);
+    if (r.refusals.size() == refused && period < 1) return r.refuse(key, "a sample period is at least 1 cycle");
+    option(r, key, "--sample-period");
+}
 inline void max_samples(Reading& r, const char* key, const char*) { option(r, key, "--max-samples"); }
 /// BookSim: a negative threshold is none; cycle_sim: 0.
 inline void latency_thres(Reading& r, const char* key, const char*) {
@@ -411,7 +420,7 @@ inline std::vector<Option> translate(const Settings& settings, const std::string
     Reading r(settings, file);
     for (const auto& [key, s] : settings)
         if (!find_key(key))
-            r.refusals.push_back(fabric::detail::message(s.where, ": ", key, ": not a key of BookSim2 "
+            r.refusals.push_back(fabric::detail::message(s.where, ": ", shown(key), ": not a key of BookSim2 "
                                  "(src/booksim_config.cpp) that cycle_sim knows; docs/booksim_files.md lists them"));
     r.emit("--preset", "booksim-iq");
     for (const Key& k : keys) k.apply(r, k.name, k.fallback);

@@ -2,11 +2,19 @@
 // it) and launched by mpirun, a tool deals its list of runs over the ranks
 // (dist/sweep.hpp) and prints on rank 0 only; run on its own, or built
 // without MPI, it runs the same list in order. Either way the output is the same.
+//
+// The ranks agree (dist/agree.hpp) before any of them waits on another: a check
+// that refuses a run on one rank (rank 0 alone opens the outputs) ends every rank
+// with the same status and one message, from rank 0. checkpoint() is that point of
+// agreement; run_list and partitioned() call it before the ranks first talk, and
+// run_tool calls settle() once at the end, or in place of the next checkpoint when
+// this rank has failed.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 #include <unistd.h>
@@ -15,6 +23,7 @@
 
 #include "output.hpp"
 #ifdef FABRIC_APPS_MPI
+#include <fabric/dist/agree.hpp>
 #include <fabric/dist/sweep.hpp>
 #endif
 
@@ -61,6 +70,37 @@ inline bool root_rank() {
     return true;
 }
 
+/// What a rank says at a point of agreement, and what the ranks agreed on.
+struct Verdict {
+    bool failed = false;
+    int status = 0;
+    std::string message;  // the fabric: message (and usage) rank 0 prints
+};
+
+/// Thrown at a checkpoint when another rank has failed: the ranks agreed on `verdict`,
+/// which rank 0 prints; this rank ends with its status.
+struct AgreedFailure {
+    Verdict verdict;
+};
+
+/// Every rank calls it with its verdict and gets the agreed one (alone: its own).
+inline Verdict settle(const Verdict& mine) {
+#ifdef FABRIC_APPS_MPI
+    if (const auto* s = session_slot(); s && s->active() && s->size() > 1) {
+        const fabric::dist::Verdict v = fabric::dist::agree(s->comm(), {mine.failed, mine.status, mine.message});
+        return {v.failed, v.status, v.message};
+    }
+#endif
+    return mine;
+}
+
+/// A point of agreement before the ranks first wait on each other: throws
+/// AgreedFailure when a rank has failed (and settled in place of this call).
+inline void checkpoint() {
+    const Verdict v = settle({});
+    if (v.failed) throw AgreedFailure{v};
+}
+
 /// "runs finished k of n" on stderr, on rank 0 and only when stderr is a terminal.
 inline fabric::dist::ListProgress list_progress() {
     if (!root_rank() || !isatty(STDERR_FILENO)) return {};
@@ -78,6 +118,7 @@ inline fabric::dist::ListProgress list_progress() {
 /// on rank 0 (empty elsewhere).
 template <class Job, class Stop = fabric::dist::RunAll>
 auto run_list(std::size_t count, Job&& job, Stop&& stop = {}) {
+    checkpoint();  // no rank deals runs to ranks that have given up
     auto progress = list_progress();
 #ifdef FABRIC_APPS_MPI
     if (const auto* s = session_slot(); s && s->active())

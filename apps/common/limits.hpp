@@ -1,9 +1,22 @@
 // The limits every tool holds a run to, before it starts: its estimated time
 // (--work-limit) and memory (--memory-limit). run_tool sets them from the options.
+//
+// A tool estimates a run as a Cost, before any of the work starts, set-up included
+// (a graph's layering, a deadlock check, a route table): each part a count of units
+// (node-cycles, flit moves, router pairs, words) at an instruction cost a unit,
+// measured with callgrind on the reference machine (tests/hostile/estimates.py checks
+// every estimate against the instructions a set of runs takes, within a factor of 2,
+// and refits the figures: --calibrate), and the memory it takes. The time is the
+// instructions at reference_instructions_per_second. `--estimate` prints the estimate
+// (JSON) in place of the run.
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fabric/core/error.hpp>
 
@@ -21,22 +34,91 @@ inline std::uint64_t& memory_limit_mb() {
     return limit;
 }
 
-/// Refuses, before it starts, a run of `units` of work (node-cycles, cycles, ...)
-/// that at about `per_second` of them (this tool on one core, a conservative
-/// figure) would take longer than --work-limit.
-inline void check_work(double units, std::string_view unit, double per_second) {
-    const double seconds = units / per_second;
-    fabric::detail::require(seconds <= work_limit_seconds(), "this run would take about ", seconds, " s (", units, " ",
-                            unit, " at about ", per_second, " per second); --work-limit is ", work_limit_seconds(),
-                            " s: raise it, or make the run smaller");
+/// --estimate: print the estimate of the run and stop before it starts.
+inline bool& estimate_only() {
+    static bool only = false;
+    return only;
 }
 
-/// Refuses, before it allocates, a run that would take about `bytes` of memory
-/// (`what` says of which data) past --memory-limit, with the figure.
-inline void check_memory(double bytes, std::string_view what) {
-    const double mb = bytes / (1024.0 * 1024.0);
-    fabric::detail::require(mb <= static_cast<double>(memory_limit_mb()), "this run would need about ", mb, " MB (",
-                            what, "); --memory-limit is ", memory_limit_mb(), " MB: raise it, or make the run smaller");
+/// Instructions a second of the reference machine (one core of the project's 2-core
+/// machine, the cycle kernel's mix of work), what turns an estimate into seconds.
+inline constexpr double reference_instructions_per_second = 1.5e9;
+
+/// What a run will cost, estimated before any of it starts.
+struct Cost {
+    struct Work {
+        std::string what;    // "node-cycles of the runs"
+        double units = 0;
+        double per_unit = 0;  // instructions a unit
+    };
+    struct Memory {
+        std::string what;
+        double bytes = 0;
+    };
+    std::vector<Work> work;
+    std::vector<Memory> memory;
+
+    /// `units` of work, each taking `instructions_per_unit`.
+    Cost& add(std::string what, double units, double instructions_per_unit) {
+        work.push_back({std::move(what), units, instructions_per_unit});
+        return *this;
+    }
+    /// `bytes` of memory the run holds at once.
+    Cost& need(std::string what, double bytes) {
+        memory.push_back({std::move(what), bytes});
+        return *this;
+    }
+    [[nodiscard]] double instructions() const {
+        double total = 0;
+        for (const Work& w : work) total += w.units * w.per_unit;
+        return total;
+    }
+    [[nodiscard]] double seconds() const { return instructions() / reference_instructions_per_second; }
+    [[nodiscard]] double bytes() const {
+        double total = 0;
+        for (const Memory& m : memory) total += m.bytes;
+        return total;
+    }
+};
+
+/// Thrown by check() under --estimate: the estimate, which run_tool prints in place of the run.
+struct EstimateOnly {
+    Cost cost;
+};
+
+/// Refuses, before any of it starts, a run whose estimate exceeds --work-limit or
+/// --memory-limit, naming each part; under --estimate, stops here with the estimate.
+/// A check before a part of the set-up that the final estimate needs (`final` false:
+/// a graph's distances, before its routes are layered) is skipped under --estimate.
+inline void check(const Cost& cost, bool final = true) {
+    if (estimate_only()) {
+        if (final) throw EstimateOnly{cost};
+        return;
+    }
+    auto figure = [](double x) {  // 0.0123, 4.56, 4882.8, 1.23e+10
+        char text[32];
+        std::snprintf(text, sizeof text, x >= 10 && x < 1e9 ? "%.1f" : "%.3g", x);
+        return std::string(text);
+    };
+    const double seconds = cost.seconds();
+    if (seconds > work_limit_seconds()) {
+        std::string parts;
+        for (const Cost::Work& w : cost.work)
+            parts += (parts.empty() ? "" : "; ") + w.what + ": " + figure(w.units) + ", about " +
+                     figure(w.units * w.per_unit / reference_instructions_per_second) + " s";
+        throw fabric::config_error(fabric::detail::message(
+            "this run would take about ", figure(seconds), " s (", parts, "); --work-limit is ", work_limit_seconds(),
+            " s: raise it, or make the run smaller"));
+    }
+    const double mb = cost.bytes() / (1024.0 * 1024.0);
+    if (mb > static_cast<double>(memory_limit_mb())) {
+        std::string parts;
+        for (const Cost::Memory& m : cost.memory)
+            parts += (parts.empty() ? "" : "; ") + m.what + " " + figure(m.bytes / (1024.0 * 1024.0)) + " MB";
+        throw fabric::config_error(fabric::detail::message("this run would need about ", figure(mb), " MB (", parts,
+                                                           "); --memory-limit is ", memory_limit_mb(),
+                                                           " MB: raise it, or make the run smaller"));
+    }
 }
 
 }  // namespace fabric_apps

@@ -13,24 +13,27 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/input_file.hpp>
 
 namespace fabric_apps {
 
 /// `text` as a T, or a config_error naming `what` and what is wrong.
 template <class T>
-T parse_number(std::string_view text, std::string_view what) {
+T parse_number(std::string_view whole, std::string_view what) {
+    const std::string cut = fabric::detail::shown(whole);  // what a message quotes
+    const std::string_view text = whole;
     T value{};
     const char* first = text.data();
     const char* last = text.data() + text.size();
     if constexpr (std::unsigned_integral<T>)
-        fabric::detail::require(text.empty() || text.front() != '-', what, ": must not be negative; got '", text, "'");
+        fabric::detail::require(text.empty() || text.front() != '-', what, ": must not be negative; got '", cut, "'");
     if (!text.empty() && text.front() == '+') ++first;  // from_chars takes no plus sign
     const auto [end, ec] = std::from_chars(first, last, value);
-    fabric::detail::require(ec != std::errc::result_out_of_range, what, ": '", text, "' is out of range");
-    fabric::detail::require(ec == std::errc{} && first != last, what, ": '", text, "' is not ",
+    fabric::detail::require(ec != std::errc::result_out_of_range, what, ": '", cut, "' is out of range");
+    fabric::detail::require(ec == std::errc{} && first != last, what, ": '", cut, "' is not ",
                             std::integral<T> ? "a whole number" : "a number");
-    fabric::detail::require(end == last, what, ": '", text, "' has characters after the number");
-    if constexpr (std::floating_point<T>) fabric::detail::require(std::isfinite(value), what, ": must be finite; got '", text, "'");
+    fabric::detail::require(end == last, what, ": '", cut, "' has characters after the number");
+    if constexpr (std::floating_point<T>) fabric::detail::require(std::isfinite(value), what, ": must be finite; got '", cut, "'");
     return value;
 }
 

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/input_file.hpp>
 
 #include "numbers.hpp"
 
@@ -44,7 +45,7 @@ struct Number {
     [[nodiscard]] T parse(std::string_view text, std::string_view what) const {
         const T v = parse_number<T>(text, what);
         fabric::detail::require(v >= lo && v <= hi && !(open_below && v == lo) && !(open_above && v == hi), what, ": '",
-                                text, "' is not ", shown);
+                                fabric::detail::shown(text), "' is not ", shown);
         return v;
     }
     static constexpr auto json_type = nlohmann::json::value_t::number_float;  // any JSON number
@@ -65,6 +66,9 @@ Number<T> at_least(T lo) {
 /// A seed: every value of its type is valid.
 inline Number<std::uint64_t> any_seed() { return {0, std::numeric_limits<std::uint64_t>::max(), false, "any 64-bit value"}; }
 
+/// What a Text option names: nothing, a file the tool reads, or one it writes.
+enum class FileRole : std::uint8_t { none, input, output };
+
 /// Text that must be valid UTF-8 (a configuration file is JSON, which holds nothing else).
 inline std::string utf8(std::string_view text, std::string_view what) {
     try {
@@ -79,12 +83,15 @@ inline std::string utf8(std::string_view text, std::string_view what) {
 struct Text {
     using value_type = std::string;
     std::string shown = "TEXT";
+    FileRole role = FileRole::none;
     [[nodiscard]] std::string type() const { return shown; }
     [[nodiscard]] std::string parse(std::string_view text, std::string_view what) const { return utf8(text, what); }
     static constexpr auto json_type = nlohmann::json::value_t::string;
 };
 /// A file the tool writes (apps/common/output.hpp); - is standard output.
-inline Text file() { return {"FILE"}; }
+inline Text file() { return {"FILE", FileRole::output}; }
+/// A file the tool reads (apps/common/files.hpp: a regular file, within --input-limit).
+inline Text input_file() { return {"FILE", FileRole::input}; }
 
 /// One of a list of words; `synonyms` are older spellings of some ("table" for "text"), read as those.
 struct Words {
@@ -105,7 +112,7 @@ struct Words {
         for (std::size_t i = 0; i < words.size(); ++i)
             list += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
         throw fabric::config_error(
-            fabric::detail::message(what, ": ", list, "; got '", utf8(text, what), "'"));
+            fabric::detail::message(what, ": ", list, "; got '", fabric::detail::shown(utf8(text, what)), "'"));
     }
     static constexpr auto json_type = nlohmann::json::value_t::string;
 };
@@ -116,7 +123,8 @@ struct Flag {
     using value_type = bool;
     [[nodiscard]] std::string type() const { return {}; }
     [[nodiscard]] bool parse(std::string_view text, std::string_view what) const {
-        fabric::detail::require(text == "true" || text == "false", what, ": true or false; got '", text, "'");
+        fabric::detail::require(text == "true" || text == "false", what, ": true or false; got '",
+                                fabric::detail::shown(text), "'");
         return text == "true";
     }
     static constexpr auto json_type = nlohmann::json::value_t::boolean;
@@ -130,6 +138,30 @@ inline std::string key_of(std::string_view name) {
     return k;
 }
 
+/// When an option has an effect, as its help says it and run_tool enforces it: with
+/// any one of `with`, and with none of `without`, each an option at another value
+/// than its default (or at the value named). An option given where its condition does
+/// not hold would change nothing: it is refused, naming the condition.
+struct Condition {
+    using Named = std::pair<std::string, std::string>;  // (option, value; "": any value but the default)
+    std::vector<Named> with, without;
+
+    [[nodiscard]] bool empty() const { return with.empty() && without.empty(); }
+    /// As the help and the refusal say it: "with --a, --b or --c 2, without --d or --e x".
+    [[nodiscard]] std::string text() const {
+        auto list = [](const std::vector<Named>& items) {
+            std::string t;
+            for (std::size_t i = 0; i < items.size(); ++i)
+                t += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i].first +
+                     (items[i].second.empty() ? "" : " " + items[i].second);
+            return t;
+        };
+        std::string t = with.empty() ? "" : "with " + list(with);
+        if (!without.empty()) t += (t.empty() ? "without " : ", without ") + list(without);
+        return t;
+    }
+};
+
 /// One option of settings S.
 template <class S>
 struct Option {
@@ -140,6 +172,8 @@ struct Option {
     bool flag = false, list = false;
     nlohmann::json::value_t json_type = nlohmann::json::value_t::null;  // what a file gives for one value
     std::vector<std::string> families;  // the topologies it belongs to (empty: every run)
+    Condition condition;                // when it has an effect (empty: always)
+    FileRole role = FileRole::none;     // a file the tool reads or writes
     std::string alias_of, alias_value;  // a spelling kept for old command lines: this flag is `alias_of alias_value`
     /// Reads the option's text (one value, or a list's values), checked, into the settings; `what` names it.
     std::function<void(S&, const std::vector<std::string>&, const std::string& what)> set;
@@ -155,6 +189,29 @@ struct Option {
     Option& only_for(std::vector<std::string> names) {
         families = std::move(names);
         return *this;
+    }
+    /// Has an effect only with option `other` (at any value but its default, or at `value`);
+    /// several with()s: with any of them.
+    Option& with(std::string other, std::string value = {}) {
+        condition.with.emplace_back(std::move(other), std::move(value));
+        return *this;
+    }
+    /// Has an effect only without option `other` (at its default; or at any other value than `value`).
+    Option& without(std::string other, std::string value = {}) {
+        condition.without.emplace_back(std::move(other), std::move(value));
+        return *this;
+    }
+    /// The help --help shows: where the option applies ("on a torus or mesh", its
+    /// condition), then what it does; both from the rules run_tool enforces.
+    [[nodiscard]] std::string full_help() const {
+        std::string where;
+        if (!families.empty()) {
+            where = "on a ";
+            for (std::size_t i = 0; i < families.size(); ++i)
+                where += (i == 0 ? "" : i + 1 == families.size() ? " or " : ", ") + families[i];
+        }
+        if (!condition.empty()) where += (where.empty() ? "" : ", ") + condition.text();
+        return where.empty() ? help : where + ": " + help;
     }
 };
 
@@ -186,6 +243,7 @@ Option<S> option(Field field, std::string name, std::string help, Kind kind) {
     o.flag = std::is_same_v<Kind, Flag>;
     o.list = is_list;
     o.json_type = Kind::json_type;
+    if constexpr (std::is_same_v<Kind, Text>) o.role = kind.role;
     o.set = [ref, kind](S& s, const std::vector<std::string>& texts, const std::string& what) {
         if constexpr (is_list) {
             T values;
@@ -277,6 +335,7 @@ void refuse_repeats(const Options<S>& options, int argc, char** argv) {
 struct Common {
     double work_limit = 24 * 3600.0;
     std::uint64_t memory_limit = 4096;
+    std::uint64_t input_limit = 256;  // MB one input file may hold
     std::string output = "-";
     std::string format = "text";
 };

@@ -40,7 +40,7 @@ int simulate_dragonfly(const RunSettings& s, const fabric::NamedPattern& pattern
 /// The network of --graph FILE, read (graph.cpp).
 fabric::GraphDescription read_graph(const RunSettings& s);
 /// The terminals of a graph read.
-std::uint32_t graph_terminals(const fabric::GraphDescription& d);
+std::uint64_t graph_terminals(const fabric::GraphDescription& d);
 /// That network under shortest-path routing, its VCs layered (graph.cpp).
 int simulate_graph(const fabric::GraphDescription& d, const RunSettings& s, const fabric::NamedPattern& pattern,
                    Outputs& out);

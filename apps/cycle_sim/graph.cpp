@@ -13,16 +13,59 @@
 namespace fabric_apps::cycle_sim {
 namespace {
 
+/// The instructions a unit of a graph's set-up takes (callgrind): a step of the breadth-first
+/// searches that measure its distances, and a pair of routers whose route is layered.
+struct GraphCost {
+    static constexpr double per_search_step = 15;
+    static constexpr double per_layered_pair = 700;
+};
+
 template <std::size_t Ports, std::size_t Terminals, std::size_t Vcs>
 int with_graph(const GraphDescription& d, const RunSettings& s, const NamedPattern& pattern, Outputs& out) {
     using T = Graph<Ports, Terminals, BasicLink<Vcs>>;
+    // The set-up, estimated before it starts: the distances (breadth-first from every router, 2 bytes a pair),
+    // then the layering of every pair's route (routing/graph_shortest_path.hpp: a pair's layer and next hop, and
+    // 2 bytes a pair for each layer, --vcs at most, on the way).
+    const auto n = static_cast<double>(d.nodes), links = static_cast<double>(d.links.size());
+    Cost setup;
+    setup.add("graph: distances measured (search steps)", n * (n + 2 * links), GraphCost::per_search_step);
+    setup.need("graph: distance table", 2 * n * n);
+    fabric_apps::check(setup, false);
     const T graph(d);
-    // Layering routes every pair of routers once: about 1e7 pairs a second.
-    const auto routers = static_cast<double>(graph.node_count());
-    fabric_apps::check_work(routers * routers, "router pairs routed to layer the virtual channels", 1e7);
+    setup.add("graph: routes layered (router pairs)", n * n, GraphCost::per_layered_pair);
+    setup.need("graph: layers, next hops and layering state", n * n * (2 + 2.0 * s.vcs));
+    // The run, from the graph's own distances (shortest routes) and the kernel's memory for its shape.
+    Cost cost = setup;
+    KernelRun k;
+    k.routers = n;
+    k.terminals = static_cast<double>(pattern.task_count());
+    k.channels = 2 * links;
+    k.max_hops = static_cast<double>(graph.diameter());
+    {
+        const DestinationSampler<NamedPattern> draw(pattern);
+        Random rng(s.seeds.front() ^ 0x5eed);
+        const std::size_t per = graph.terminals_per_node();
+        for (int i = 0; i < 512; ++i) {
+            const std::size_t a = rng.below(pattern.task_count()), b = draw(a, rng);
+            k.hops += static_cast<double>(graph.distance(NodeId{static_cast<std::uint32_t>(a / per)},
+                                                         NodeId{static_cast<std::uint32_t>(b / per)})) / 512;
+        }
+    }
+    cost.add("deadlock check: turns", n * Ports * Ports * Vcs, CheckCost::per_turn);
+    add_runs(cost, s, k);
+    cycle::MemoryShape shape;
+    shape.nodes = d.nodes;
+    shape.ports = Ports;
+    shape.vcs = Vcs;
+    shape.buffer_flits = s.vc_buf;
+    shape.max_hops = graph.diameter();
+    shape.flow_state_bytes = 16;
+    shape.terminal_ports = Terminals;
+    add_run_memory(cost, cycle::memory_need(shape), s, k.terminals);
+    fabric_apps::check(cost);
     const GraphShortestPath routing(graph, static_cast<std::size_t>(s.vcs));
     const Fabric<T, GraphShortestPath> net(graph, allow_deadlock, routing, credit_flow(s));  // checked in simulate_on
-    return simulate_on(net, s, pattern, out);
+    return simulate_on(net, s, pattern, out, Slabs{}, true, setup);
 }
 
 }  // namespace
@@ -30,12 +73,12 @@ int with_graph(const GraphDescription& d, const RunSettings& s, const NamedPatte
 GraphDescription read_graph(const RunSettings& s) {
     detail::require(!s.graph.empty(), "graph: give the network's file (--graph FILE: an edge list or BookSim's anynet "
                     "file, docs/graph_topology.md)");
-    return read_graph_file(s.graph);
+    return read_graph_file(s.graph, fabric_apps::input_limit_bytes(), fabric_apps::raise_input_limit);
 }
 
-std::uint32_t graph_terminals(const GraphDescription& d) {
-    const std::uint32_t nodes = d.terminal_nodes ? d.terminal_nodes : d.nodes;
-    return nodes * d.terminals_per_node;
+std::uint64_t graph_terminals(const GraphDescription& d) {
+    const std::uint64_t nodes = d.terminal_nodes ? d.terminal_nodes : d.nodes;
+    return nodes * d.terminals_per_node;  // (each count bounded where it was read: at most 8,192 x 64)
 }
 
 int simulate_graph(const GraphDescription& d, const RunSettings& s, const NamedPattern& pattern, Outputs& out) {

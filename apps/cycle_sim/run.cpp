@@ -64,26 +64,54 @@ CycleConfig cycle_config(const RunSettings& s) {
 }
 
 std::vector<double> sweep_loads(const RunSettings& s) {
-    detail::require(s.channel_stats.empty() && s.node_stats.empty() && s.kernel.watch.packets.empty(), "channel_stats, "
-                    "node_stats, watch: per-channel and per-node statistics and the watch trace are written for one "
-                    "run; leave out --sweep or --channel-stats, --node-stats and --watch");
-    detail::require(s.kernel.class_priority.empty(), "class_priority: a sweep scales one load; run traffic classes "
-                    "one point at a time (leave out --sweep)");
+    // (--channel-stats, --node-stats, --watch and --class-priority are refused with --sweep as the options are read.)
     const auto range = fabric_apps::parse_numbers<double>(s.sweep, ':', "sweep");
     detail::require(range.size() == 3, "sweep: FROM:TO:STEP; got '", s.sweep, "'");
     return experiment::loads(range[0], range[1], range[2]);
 }
 
-double node_cycles_per_run(const RunSettings& s, double nodes) {
+void add_runs(Cost& cost, const RunSettings& s, KernelRun base) {
+    const PacketSizes sizes = packet_sizes(s.packet);
     const auto& k = s.kernel;
-    const double window = k.sampling.sample_period
-                              ? static_cast<double>(k.sampling.sample_period) * k.sampling.max_samples
-                              : static_cast<double>(k.warmup) + static_cast<double>(k.measure);
-    return nodes * (window + std::max(3 * window, 20000.0));
+    // The cycles a run takes: its window (a converging sampler's: its warm-up periods, 2 when it judges them, and
+    // the 3 of convergence and one more, at most max_samples), and the drain, until the last measured packet is in:
+    // twice the longest route's pipelines and links at zero load, and a packet's flits.
+    const double per_hop = s.router_delay[0] + s.router_delay[1] + s.router_delay[2] + s.router_delay[3] +
+                           static_cast<double>(k.link_latency);
+    const double periods =
+        std::min<double>(k.sampling.max_samples, std::max<double>(2, k.sampling.warmup_periods) + 4);
+    const double window = k.sampling.enabled() ? static_cast<double>(k.sampling.sample_period) * periods
+                                               : static_cast<double>(k.warmup) + static_cast<double>(k.measure);
+    base.cycles = window + 2 * (base.max_hops + 1) * per_hop + sizes.max();
+    base.packet_flits = sizes.mean();
+    // Request-reply: every request brings a reply of reply_flits.
+    const double replies = k.request_reply.enabled() ? 1 + k.request_reply.reply_flits / sizes.mean() : 1;
+    if (!s.sweep.empty()) {  // every load, each once a seed (the curve may end before: this is at most)
+        KernelCounts runs;
+        for (const double rate : sweep_loads(s)) {
+            base.flits_per_cycle = rate * replies * base.terminals;
+            runs.add(base, static_cast<double>(s.seeds.size()));
+        }
+        runs.into(cost, "sweep runs");
+        return;
+    }
+    double rate = s.rate;
+    if (!s.class_rates.empty()) {
+        rate = 0;
+        for (const double r : s.class_rates) rate += r;
+    }
+    base.flits_per_cycle = rate * replies * base.terminals;
+    add_kernel_runs(cost, base, 1, "run");
 }
 
-void check_run_memory(const cycle::MemoryNeed& need, const RunSettings& s, double rate, double terminals) {
+void add_run_memory(Cost& cost, const cycle::MemoryNeed& need, const RunSettings& s, double terminals) {
     const PacketSizes sizes = packet_sizes(s.packet);
+    double rate = s.rate;
+    if (!s.class_rates.empty()) {
+        rate = 0;
+        for (const double r : s.class_rates) rate += r;
+    }
+    if (!s.sweep.empty()) rate = sweep_loads(s).back();
     const double per_hop = s.router_delay[0] + s.router_delay[1] + s.router_delay[2] + s.router_delay[3] +
                            static_cast<double>(s.kernel.link_latency);
     const double replies = s.kernel.request_reply.reply_flits;  // a reply's flits per request
@@ -92,14 +120,13 @@ void check_run_memory(const cycle::MemoryNeed& need, const RunSettings& s, doubl
     load.zero_load_cycles = static_cast<double>(need.max_hops + 1) * per_hop + sizes.max() + replies +
                             s.terminal_latency[0] + s.terminal_latency[1];
     const std::uint64_t bytes = cycle::expected_memory(need, load);
-    const std::uint64_t limit_bytes = s.memory_limit * (std::uint64_t{1} << 20);
-    detail::require(bytes <= limit_bytes && s.memory_limit < (std::uint64_t{1} << 43), "this run would need about ",
-                    cycle::megabytes(bytes), " (buffers ", cycle::megabytes(need.buffers), ", packets in flight at the "
-                    "offered load ", cycle::megabytes(bytes - need.buffers), "); --memory-limit is ", s.memory_limit,
-                    " MB: raise it, or make the network, its buffers or its load smaller");
+    cost.need("buffers", static_cast<double>(need.buffers));
+    cost.need("packets in flight at the offered load", static_cast<double>(bytes - need.buffers));
 }
 
 std::string saturation_reason(const CycleResult& r) {
+    if (r.window_cycles == 0 && r.sample_periods > 0)
+        return "unstable in warm-up: the converging sampler stopped the run before it opened a measurement window";
     if (r.source_limit_reached) return "the source queues reached the memory limit, run stopped";
     if (r.deadlock) return "deadlocked";
     if (!r.drained) return "not drained: measured packets were still in the network when the run stopped";
@@ -188,10 +215,15 @@ void write_csv_row(std::ostream& out, const nlohmann::json& j) {
 
 void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
     const std::string reason = saturation_reason(r);
+    // A run stopped before its measurement window opened (the converging sampler found it unstable in
+    // warm-up, or the memory limit stopped it) measured no load: its loads are left out, not written 0.
+    const bool windowless = r.window_cycles == 0;
     if (s.format != "text") {
         nlohmann::json j = experiment::to_json(r);
         j["saturated"] = !reason.empty();  // only when the run shows it (saturation_reason)
         j["saturated_reason"] = reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(reason);
+        if (windowless)
+            for (const char* key : {"offered", "accepted", "refused"}) j[key] = nullptr;
         if (s.format == "json") {
             write_json(out.stream(), j);
         } else {
@@ -202,7 +234,11 @@ void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
     }
     const char* per = r.terminals_per_node > 1 ? "terminal" : "node";
     const std::string verdict = reason.empty() ? "not saturated" : "saturated: " + reason;
-    if (r.measured_delivered == 0)
+    if (windowless)
+        out.printf("offered %.4f flits/cycle/%s asked; no measurement window opened in %llu cycles: no load, latency "
+                   "or hops measured; %s\n", s.class_rates.empty() ? s.rate : 0.0, per,
+                   static_cast<unsigned long long>(r.cycles), verdict.c_str());
+    else if (r.measured_delivered == 0)
         out.printf("offered %.4f accepted %.4f flits/cycle/%s; no measured packet delivered (%llu created in the "
                    "window): no latency or hops to report; %s\n", r.offered, r.accepted, per,
                    static_cast<unsigned long long>(r.measured_packets), verdict.c_str());
@@ -213,7 +249,7 @@ void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
     if (r.refused > 0)
         out.printf("refused %.4f flits/cycle/%s: messages drawn at terminals whose source queues held %u packets "
                    "(--source-queue)\n", r.refused, per, s.kernel.source_queue_packets);
-    if (s.kernel.sampling.enabled())
+    if (s.kernel.sampling.enabled() && !windowless)
         out.printf("window: %llu cycles from cycle %llu, chosen in %u sample periods (%s)\n",
                    static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
                    r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");

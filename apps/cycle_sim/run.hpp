@@ -4,6 +4,8 @@
 // parts, the reading of the options and the writing of the results, are in run.cpp.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -22,6 +24,7 @@
 #ifdef FABRIC_APPS_MPI
 #include <fabric/dist/partitioned.hpp>
 #endif
+#include "../common/kernel_cost.hpp"
 #include "../common/limits.hpp"
 #include "../common/output.hpp"
 #include "../common/switch_choice.hpp"
@@ -39,10 +42,11 @@ Credit credit_flow(const RunSettings& s);
 CycleConfig cycle_config(const RunSettings& s);
 /// The loads of --sweep FROM:TO:STEP, each point's work and memory checked before the first runs.
 std::vector<double> sweep_loads(const RunSettings& s);
-/// Node-cycles of one run at most: the window, then the drain the kernel allows by default.
-double node_cycles_per_run(const RunSettings& s, double nodes);
-/// The memory a run at `rate` is estimated to take (cycle::estimate_peak), refused past --memory-limit.
-void check_run_memory(const cycle::MemoryNeed& need, const RunSettings& s, double rate, double terminals);
+/// The cost of the run the options describe on a network of `base`'s size and mean route
+/// (its cycles and load from the options: every load and seed of a sweep), added to `cost`.
+void add_runs(Cost& cost, const RunSettings& s, KernelRun base);
+/// The memory a run at the options' largest load is estimated to take (cycle::expected_memory), added to `cost`.
+void add_run_memory(Cost& cost, const cycle::MemoryNeed& need, const RunSettings& s, double terminals);
 /// Whether run `r` shows saturation, and why ("" when it does not): see run.cpp.
 std::string saturation_reason(const CycleResult& r);
 
@@ -96,52 +100,153 @@ int run(Sim& sim, const RunSettings& s, const NamedPattern& pattern, const Topo&
     return r.deadlock ? 3 : 0;
 }
 
-/// Before anything runs: the time the run's loads take (and the deadlock check's, when
-/// `checked`), and the memory its largest load takes, each refused past its limit.
-template <class Sim>
-void estimate(const Sim& sim, const RunSettings& s, double routers, double terminals, bool checked) {
-    // The deadlock check routes every pair of routers: about 8e7 pairs a second measured (a line of 16,384).
-    if (checked) fabric_apps::check_work(routers * routers, "router pairs routed by the deadlock check", 5e7);
-    double rate = s.rate, runs = 1;
-    if (!s.class_rates.empty()) {
-        rate = 0;
-        for (const double r : s.class_rates) rate += r;
+/// The instructions a unit of the deadlock check takes (callgrind): a dependency named
+/// by a policy's turns, or a hop of a route when it walks every pair's routes.
+struct CheckCost {
+    static constexpr double per_turn = 150;
+    static constexpr double per_route_hop = 100;
+};
+
+/// The deadlock check of `net`'s routing, as check_deadlock_free makes it, added to `cost`:
+/// none for a routing deadlock free by construction, the rings for a dimension-separable
+/// one, the turns the policy names, or else every pair's routes (their hops sampled).
+template <class Net>
+void add_deadlock_check(Cost& cost, const Net& net) {
+    using T = typename Net::topology_type;
+    using R = typename Net::routing_type;
+    const T& t = net.topology();
+    const R& routing = net.routing();
+    const auto routers = static_cast<double>(t.node_count());
+    if constexpr (detail::deadlock_free_by_construction<R>()) {
+        return;
+    } else if constexpr (detail::checks_ring_by_ring<T, R>()) {
+        double hops = 0;  // each dimension's ring: k^2 pairs of k/2 hops at most
+        for (std::size_t d = 0; d < T::rank; ++d) hops += std::pow(static_cast<double>(t.extent(d)), 3) / 2;
+        cost.add("deadlock check: ring hops", hops, CheckCost::per_route_hop);
+    } else if constexpr (requires { routing.for_each_turn(t, [](const Hop&, const Hop&) {}); }) {
+        cost.add("deadlock check: turns", routers * T::ports_per_node * T::ports_per_node * max_virtual_channels_v<T>,
+                 CheckCost::per_turn);
+    } else {
+        // Every pair's every route: its hops, sampled over 64 pairs.
+        Random rng(7);
+        double hops = 0;
+        const auto n = static_cast<std::uint64_t>(t.node_count());
+        for (int i = 0; i < 64; ++i)
+            routing.for_each_route(t, NodeId{static_cast<std::uint32_t>(rng.below(n))},
+                                   NodeId{static_cast<std::uint32_t>(rng.below(n))},
+                                   [&](std::span<const Hop> route, double) { hops += static_cast<double>(route.size()); });
+        cost.add("deadlock check: route hops", routers * routers * hops / 64, CheckCost::per_route_hop);
     }
-    if (!s.sweep.empty()) {
-        const auto rates = sweep_loads(s);
-        rate = rates.back();
-        runs = static_cast<double>(rates.size() * s.seeds.size());
+}
+
+/// The run's network as the kernel's cost counts it: routers, terminals, channels and the
+/// mean route of the pattern's packets under the routing.
+template <class Net>
+KernelRun kernel_run(const Net& net, const NamedPattern& pattern, const RunSettings& s) {
+    KernelRun k;
+    k.routers = static_cast<double>(net.topology().node_count());
+    k.terminals = static_cast<double>(pattern.task_count());
+    k.channels = network_channels(net.topology());
+    k.hops = mean_route(net.topology(), net.routing(), pattern, s.seeds.empty() ? 1 : s.seeds.front());
+    k.max_hops = static_cast<double>(net.routing().max_hops(net.topology()));
+    return k;
+}
+
+/// Before anything runs: the time the run's loads take and the deadlock check's (when
+/// `checked`), and the memory its largest load takes, each refused past its limit (or,
+/// under --estimate, printed in place of the run). `prior`: set-up already checked (a
+/// graph's layering), its figures shown again.
+template <class Net, class Sim>
+void estimate(const Net& net, const Sim& sim, const RunSettings& s, const NamedPattern& pattern, bool checked,
+              Cost cost) {
+    if (checked) add_deadlock_check(cost, net);
+    add_runs(cost, s, kernel_run(net, pattern, s));
+    if constexpr (requires { sim.memory_need(); })
+        add_run_memory(cost, sim.memory_need(), s, static_cast<double>(pattern.task_count()));
+    fabric_apps::check(cost);
+}
+
+/// What replaying `trace` (in packets of at most `most` flits) costs: each message's flits
+/// over its own route (the routing's expected hops for its pair), and the cycles until
+/// the last delivery, no fewer than the last message's cycle, the flits the busiest
+/// terminal sends or receives (a flit a cycle) and the longest message; its memory, the
+/// trace's records and their latencies.
+template <class Net>
+Cost trace_cost(const Net& net, const Trace& trace, std::uint32_t most) {
+    const auto& t = net.topology();
+    const std::size_t per = std::max<std::size_t>(1, terminals_per_node(t));
+    std::vector<double> sent(terminal_count(t), 0), received(terminal_count(t), 0);
+    double moves = 0, packets = 0, longest = 0;
+    for (const TraceMessage& m : trace.messages) {
+        double hops = 0;
+        const NodeId a{static_cast<std::uint32_t>(m.source / per)}, b{static_cast<std::uint32_t>(m.destination / per)};
+        if (a != b) net.routing().for_each_hop(t, a, b, [&](NodeId, PortId, double w) { hops += w; });
+        moves += m.flits * (hops + 1);
+        packets += std::ceil(static_cast<double>(m.flits) / most);
+        sent[m.source] += m.flits;
+        received[m.destination] += m.flits;
+        longest = std::max(longest, m.flits + 8 * (hops + 1));
     }
-    fabric_apps::check_work(node_cycles_per_run(s, routers) * runs, "node-cycles", 2e6);
-    if constexpr (requires { sim.memory_need(); }) check_run_memory(sim.memory_need(), s, rate, terminals);
+    double cycles = (trace.messages.empty() ? 0.0 : static_cast<double>(trace.messages.back().cycle)) + longest;
+    for (std::size_t i = 0; i < sent.size(); ++i) cycles = std::max({cycles, sent[i], received[i]});
+    Cost cost;
+    cost.add("trace: flit moves", moves, KernelCost::per_flit_move);
+    cost.add("trace: packets", packets, KernelCost::per_packet);
+    cost.add("trace: router-cycles", cycles * static_cast<double>(t.node_count()), KernelCost::per_router_cycle);
+    cost.add("trace: set-up", 1, KernelCost::per_run);
+    cost.need("trace: messages, their packets' watch and latencies",
+              static_cast<double>(trace.messages.size()) * 96 + packets * 16);
+    return cost;
 }
 
 /// --trace FILE: the trace's messages replayed (sim/trace_file.hpp), each split into
 /// packets of at most --packet flits; per message its latency, as CSV, then the summary.
 template <class Net>
 int replay(const Net& net, const RunSettings& s, OutputFile& file) {
-    detail::require(s.sweep.empty() && s.kernel.watch.packets.empty() && s.kernel.request_reply.reply_flits == 0 &&
-                        s.class_rates.empty(),
-                    "trace: a trace gives the load, its messages are watched and have no replies: leave out --sweep, "
-                    "--watch, --reply-flits and --class-rates");
+    // (A trace gives the load: the options of a synthetic load are refused with --trace as the options are read.)
     detail::require(fabric_apps::ranks() == 1, "trace: a trace is replayed on one rank (run it without mpirun)");
     const std::uint32_t most = fabric_apps::parse_number<std::uint32_t>(s.packet, "packet (with --trace: the largest "
                                                                         "packet a message is split into, N flits)");
-    const Trace trace = read_trace(s.trace, s.flit_bytes);
+    const Trace trace = read_trace(s.trace, s.flit_bytes, fabric_apps::input_limit_bytes(), fabric_apps::raise_input_limit);
     const auto classes = static_cast<std::uint32_t>(s.kernel.class_priority.size());
     trace.check(terminal_count(net.topology()), std::max<std::uint32_t>(1, classes));
     RunSettings loads = s;  // the classes' loads are the trace's: none to give
     loads.class_rates.assign(classes, 0.0);
     CycleConfig config = trace_settings(cycle_config(loads), trace, most);
-    fabric_apps::check_work(static_cast<double>(net.topology().node_count()) * static_cast<double>(config.measure) * 4,
-                            "node-cycles", 2e6);
+    check(trace_cost(net, trace, most));
     MessageLatencies each(trace);
     CycleSimulator<Net, NamedSwitch> sim(net, each.watching(std::move(config)));
     const CycleResult r = sim.run_trace(trace.messages);
+    // Every message is delivered or counted lost (a run that stopped short of delivering one says why:
+    // a deadlock, or the memory limit); the lost marker is never written as a number.
+    std::uint64_t lost = 0;
+    for (const std::uint64_t l : each.latencies()) lost += l == MessageLatencies::lost;
+    const std::string stopped = r.deadlock ? "deadlocked"
+                                : r.source_limit_reached ? "the source queues reached the memory limit (--memory-limit)"
+                                : !r.drained ? "the drain limit" : "";
     std::ostream& out = file.stream();
     if (s.format == "json") {
         nlohmann::json j = experiment::to_json(r);
-        j["message_latencies"] = each.latencies();
+        // A trace gives no offered load and no window: loads and saturation are a synthetic run's figures.
+        for (const char* key : {"offered", "accepted", "refused", "saturated", "window_start", "window_cycles",
+                                "sample_periods", "sampling_converged", "flits_created_in_window",
+                                "flits_ejected_in_window", "flits_refused_in_window"})
+            j.erase(key);
+        for (auto& c : j["classes"])
+            for (const char* key : {"offered", "accepted", "refused"}) c.erase(key);
+        j["units"].erase("offered");
+        j["units"].erase("accepted");
+        j["units"].erase("refused");
+        j["units"].erase("window_start");
+        j["units"].erase("window_cycles");
+        j["messages"] = trace.messages.size();
+        j["messages_delivered"] = trace.messages.size() - lost;
+        j["messages_lost"] = lost;
+        j["stopped"] = stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(stopped);
+        nlohmann::json latencies = nlohmann::json::array();
+        for (const std::uint64_t l : each.latencies())
+            latencies.push_back(l == MessageLatencies::lost ? nlohmann::json(nullptr) : nlohmann::json(l));
+        j["message_latencies"] = std::move(latencies);
         write_json(out, j);
     } else {
         write_csv_provenance(out);
@@ -153,17 +258,24 @@ int replay(const Net& net, const RunSettings& s, OutputFile& file) {
                 << m.traffic_class << ',' << (l == MessageLatencies::lost ? std::string("lost") : std::to_string(l))
                 << '\n';
         }
-        file.printf("# %llu messages delivered, %llu lost; latency mean %.2f p50 %llu p99 %llu max %llu cycles "
-                    "(creation to the last tail); packets of at most %u flits; last delivery at cycle %llu\n",
-                    static_cast<unsigned long long>(r.messages_delivered),
-                    static_cast<unsigned long long>(r.messages_lost), r.message_latency.mean,
-                    static_cast<unsigned long long>(r.message_latency.p50),
-                    static_cast<unsigned long long>(r.message_latency.p99),
-                    static_cast<unsigned long long>(r.message_latency.max), most,
-                    static_cast<unsigned long long>(r.cycles));
+        const auto delivered = static_cast<unsigned long long>(trace.messages.size() - lost);
+        if (delivered == 0)
+            file.printf("# 0 messages delivered, %llu lost: no latency to report; packets of at most %u flits\n",
+                        static_cast<unsigned long long>(lost), most);
+        else
+            file.printf("# %llu messages delivered, %llu lost; latency mean %.2f p50 %llu p99 %llu max %llu cycles "
+                        "(creation to the last tail); packets of at most %u flits; last delivery at cycle %llu\n",
+                        delivered, static_cast<unsigned long long>(lost), r.message_latency.mean,
+                        static_cast<unsigned long long>(r.message_latency.p50),
+                        static_cast<unsigned long long>(r.message_latency.p99),
+                        static_cast<unsigned long long>(r.message_latency.max), most,
+                        static_cast<unsigned long long>(r.cycles));
+        if (!stopped.empty())
+            file.printf("# the run stopped at cycle %llu before every message was delivered: %s\n",
+                        static_cast<unsigned long long>(r.cycles), stopped.c_str());
         if (r.deadlock) out << r.deadlock->describe() << '\n';
     }
-    return r.deadlock ? 3 : 0;
+    return stopped.empty() ? 0 : 3;
 }
 
 /// One fabric's simulator with the tool's run-time allocator, run as the options say:
@@ -173,7 +285,7 @@ int replay(const Net& net, const RunSettings& s, OutputFile& file) {
 /// deadlock check, which routes every pair of routers; `checked`: the check is made then.
 template <class Net, class Policy = Slabs>
 int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& pattern, Outputs& out,
-                const Policy& policy = {}, bool checked = true) {
+                const Policy& policy = {}, bool checked = true, const Cost& prior = {}) {
     NamedSwitch::choose(s.allocator);
     if (!s.trace.empty()) return replay(net, s, out.result);
     if (!s.workload.empty()) return run_workload_file(net, s, out.result);
@@ -185,15 +297,14 @@ int simulate_on(const Net& net, const RunSettings& s, const NamedPattern& patter
             1, static_cast<std::uint32_t>(max_virtual_channels_v<typename Net::topology_type>) / classes);
     }
     if (!s.kernel.watch.packets.empty()) config.watch.sink = [&](const FlitEvent& e) { watched.push_back(e); };
-    const auto routers = static_cast<double>(net.topology().node_count());
-    const auto terminals = static_cast<double>(pattern.task_count());
     auto go = [&](auto& sim) {
-        estimate(sim, s, routers, terminals, checked);
+        estimate(net, sim, s, pattern, checked, prior);
         if (checked) check_deadlock_free(net.topology(), net.routing());
         return run(sim, s, pattern, net.topology(), watched, out);
     };
 #ifdef FABRIC_APPS_MPI
     if (fabric_apps::ranks() > 1 && s.sweep.empty()) {
+        fabric_apps::checkpoint();  // the ranks agree before they first wait on each other
         dist::PartitionedCycle<Net, NamedSwitch> sim(net, std::move(config), session_slot()->comm(), policy);
         return go(sim);
     }

@@ -21,6 +21,7 @@
 #include <fabric/workload/chakra_json.hpp>
 #include <fabric/workload/goal.hpp>
 
+#include "../common/files.hpp"
 #include "../common/output.hpp"
 #include "../cycle_sim_settings.hpp"
 
@@ -58,13 +59,14 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
                             "--watch, --reply-flits, --class-rates and --trace");
     fabric::detail::require(fabric_apps::ranks() == 1, "workload: a workload runs on one rank (run it without mpirun)");
     const auto terminals = static_cast<std::uint32_t>(terminal_count(net.topology()));
-    const std::string text = workload::read_text_file(s.workload, workload::TextLines::default_limit);
+    // Read as every input is (apps/common/files.hpp): a regular file, within --input-limit.
+    const std::string text = read_input(s.workload, "--workload", "--workload file");
     const std::string kind = workload_kind(s.workload, text);
     workload::ExplicitGraph graph;
     if (kind == "goal") {
         graph = workload::parse_goal(text, s.workload);
     } else if (kind == "chakra") {
-        graph = workload::read_chakra_json(s.workload);
+        graph = workload::read_chakra_json(s.workload, {}, input_limit_bytes());
     } else {
         std::istringstream in(text);
         graph = parse_trace(in, s.workload, s.flit_bytes).graph(terminals, s.flit_bytes);

@@ -12,6 +12,12 @@ whether it takes a list), then runs it on vectors of four kinds:
   duplicate key or text after the document;
 - output paths: --output naming a directory, /dev/full or a file in a missing
   folder, and standard output on /dev/full;
+- files, special files and output targets (issue 56): every FILE option (read or
+  written) given a FIFO, a directory, /dev/zero, /dev/null, /dev/stdout, a closed
+  descriptor (/dev/fd/9), /proc/self/maps, a loop of symbolic links, a name of 5,000
+  characters, a missing file, an empty file or one of junk; outputs through a
+  symbolic link to a precious file, onto the configuration file read, or two outputs
+  onto one file;
 - fixed specials: an unknown flag, a missing value, a missing, truncated or
   directory configuration file, --dump-config, --version, a positional word.
 
@@ -19,7 +25,8 @@ Each run has a time limit; under the sanitizer build each also has ASan's memory
 limits. A vector passes when the tool exits 0, 2 or 3 within the limit, prints no
 sanitizer report, says why (a fabric: line) when it exits 2, exits 2 where the
 vector is known bad (a broken configuration file, an output that cannot be
-written), and, when it exits 0: prints no NaN or infinity, its JSON parses, and
+written), leaves no temporary file behind and a precious file as it was unless the
+run succeeded, and, when it exits 0: prints no NaN or infinity, its JSON parses, and
 the figures mean what they say (accepted at most offered plus noise, a mean
 latency at least the mean hops, a latency only where a packet was measured).
 
@@ -52,6 +59,9 @@ EDGES = {
 }
 LIST_EDGES = ["", ",", "1,,2", "1;2", "8,8,8,8,8", "0,0", "-1,4", "4294967297,2", "2,2", "3", "nan,1", "1,2,3,4",
               "16,16,16,16", "1000,2"]
+# Paths a FILE option is given half the time: special files and the system's oddities (made by special_paths).
+SPECIALS = ["fifo", "folder", "/dev/zero", "/dev/null", "/dev/stdout", "/dev/fd/9", "/proc/self/maps", "loop_a",
+            "long_name", "missing.csv", "empty.csv", "junk.csv"]
 # JSON values a configuration file may hold that no option takes as they are.
 BAD_JSON = ["1e999", "-1e999", "18446744073709551616", "4294967300", "-1", "1.5", "\"12\"", "[1, \"x\"]", "{}",
             "null", "true", "[]"]
@@ -97,6 +107,8 @@ class Option:
         return ",".join(one() for _ in range(rng.choice([1, 1, 2, 3]) if self.is_list else 1))
 
     def value(self, rng):
+        if self.kind == "FILE" and rng.random() < 0.5:
+            return rng.choice(SPECIALS)
         if rng.random() < 0.5:
             return self.valid(rng)
         if self.is_list and rng.random() < 0.6:
@@ -164,6 +176,38 @@ def output_vector(rng, workdir):
     return ["--output", target]
 
 
+def special_paths(workdir, rng):
+    """The special files SPECIALS names, made in the working directory (the runs' own)."""
+    os.makedirs(os.path.join(workdir, "folder"), exist_ok=True)
+    fifo = os.path.join(workdir, "fifo")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    for a, b in (("loop_a", "loop_b"), ("loop_b", "loop_a")):
+        if not os.path.lexists(os.path.join(workdir, a)):
+            os.symlink(b, os.path.join(workdir, a))
+    with open(os.path.join(workdir, "empty.csv"), "w"):
+        pass
+    with open(os.path.join(workdir, "junk.csv"), "wb") as f:
+        f.write(bytes(rng.randrange(256) for _ in range(2048)))
+    SPECIALS[SPECIALS.index("long_name")] = "x" * 5000
+
+
+def target_vector(opts, rng, workdir):
+    """Outputs that must lose nothing: through a link to the precious file, onto the configuration file read, or
+    two outputs onto one file. (arguments, known_bad)."""
+    files = [o for o in opts if o.kind == "FILE"]
+    draw = rng.random()
+    if draw < 0.4:
+        return ["--output", "precious_link"], False
+    config = os.path.join(workdir, "read.json")
+    with open(config, "w") as f:
+        f.write("{}")
+    if draw < 0.7 or not files:
+        return ["--config", config, "--output", config], True
+    other = rng.choice(files)
+    return ["--output", "twice.out", other.name, "twice.out"], True
+
+
 def vectors(opts, rng, count, workdir):
     """(arguments, known_bad, stdout to /dev/full) for each run."""
     junk_config = os.path.join(workdir, "junk_config.json")
@@ -187,6 +231,10 @@ def vectors(opts, rng, count, workdir):
             continue
         if draw < 0.25:
             yield [], False, True  # standard output on a full disk
+            continue
+        if draw < 0.32:
+            args, bad = target_vector(opts, rng, workdir)
+            yield args, bad, False
             continue
         args = []
         picked = rng.sample(opts, k=min(len(opts), rng.choice([1, 2, 2, 3, 3])))
@@ -259,6 +307,12 @@ def main():
     env["UBSAN_OPTIONS"] = env.get("UBSAN_OPTIONS", "") + ":print_stacktrace=1:halt_on_error=1"
     counts, failures, slowest = {}, [], (0.0, [])
     started = time.monotonic()
+    special_paths(args.workdir, rng)
+    precious = os.path.join(args.workdir, "precious")
+    with open(precious, "w") as f:
+        f.write("keep\n")
+    if not os.path.lexists(os.path.join(args.workdir, "precious_link")):
+        os.symlink("precious", os.path.join(args.workdir, "precious_link"))
     for vec, known_bad, full_stdout in vectors(opts, rng, args.vectors, args.workdir):
         argv = [args.tool] + base + vec
         t0 = time.monotonic()
@@ -292,6 +346,19 @@ def main():
                     problem = f"JSON output {why}"
             elif NON_FINITE.search(stdout):
                 problem = f"output holds {NON_FINITE.search(stdout).group(0)}"
+        # Nothing lost: no temporary file left behind, the precious file as it was unless the run succeeded.
+        left = [n for n in os.listdir(args.workdir) if re.match(r"^\..+\.[A-Za-z0-9]{6}$", n)]
+        with open(precious) as f:
+            kept = f.read() == "keep\n"
+        if not problem and left:
+            problem = f"temporary files left behind: {left[:3]}"
+        if not problem and not kept and run.returncode != 0:
+            problem = f"exit status {run.returncode}, but the file an output's link names was changed"
+        for n in left:
+            os.remove(os.path.join(args.workdir, n))
+        if not kept:
+            with open(precious, "w") as f:
+                f.write("keep\n")
         if problem:
             failures.append((argv, problem + "\n" + run.stderr[-1500:]))
     total = time.monotonic() - started

@@ -41,6 +41,9 @@ TEST_CASE("Estimate: mean and 95% half-width by hand; one sample has no interval
     CHECK(e.samples == 4);
     const std::vector<double> one{7};
     CHECK(Estimate::of(one).half_width == 0);
+    // One sample has no interval: none, not an interval of 0 (a sweep of one seed wrote 95% intervals of 0).
+    CHECK_FALSE(Estimate::of(one).interval().has_value());
+    CHECK(e.interval() == e.half_width);
     CHECK(Estimate::t975(30) == doctest::Approx(2.042));
     CHECK(Estimate::t975(60) == doctest::Approx(2.000).epsilon(0.002));
 }
@@ -125,6 +128,15 @@ TEST_CASE("write_csv: a header of name[unit] columns and one row per point") {
                     "saturated_runs,deadlocked_runs");
     CHECK(row == "0.25,0.2499,0.001,30.5,0.5,29,1,80,4,4,0,3,0,0");
     CHECK(row == extra);
+    // One seed a point: every interval an empty cell.
+    LoadPoint single = p;
+    for (Estimate* e : {&single.accepted, &single.latency, &single.latency_percentile[0], &single.latency_percentile[1],
+                        &single.hops})
+        e->samples = 1, e->half_width = 0;
+    single.runs = 1;
+    std::ostringstream one;
+    write_csv(one, std::vector<LoadPoint>{single});
+    CHECK(one.str().substr(one.str().find('\n') + 1) == "0.25,0.2499,,30.5,,29,,80,,4,,1,0,0\n");
 }
 
 }  // namespace unit_experiment

@@ -301,6 +301,26 @@ TEST_CASE("read errors name the file and line") {
     refused("router 0 route 1\n", "fabric: bad.anynet:1: expected 'router' or 'node', got 'route'", "bad.anynet");
     refused("router 0 router 1 node 0\nnode 1 node 2\n", "fabric: bad.anynet:2: node 1 is joined to node 2",
             "bad.anynet");
+    // Every number is bounded where it is read, by what a Graph holds, before anything is computed
+    // from it: 4294967295 nodes once wrapped "highest + 1" to 0, and 2^32 / 16 terminals on 16 a
+    // node wrapped their product to 0 in the tool before the Graph's own check.
+    refused("nodes 4294967295\n0 0 1 1\n", "fabric: bad.graph:1: the node count must be a whole number from 0 to 8192; "
+            "got '4294967295'");
+    refused("0 0 4294967295 1\n", "fabric: bad.graph:1: a node must be a whole number from 0 to 8191");
+    refused("terminals 16 268435456\n0 0 1 1\n", "fabric: bad.graph:1: the nodes with terminals must be a whole "
+            "number from 0 to 8192");
+    refused("terminals 4294967296\n0 0 1 1\n", "fabric: bad.graph:1: terminals a node must be a whole number from 0 to 64");
+    refused("0 255 1 1\n", "fabric: bad.graph:1: a port must be a whole number from 0 to 254");
+    refused("router 8192 router 1 node 0\n", "fabric: bad.anynet:1: a router must be a whole number from 0 to 8191",
+            "bad.anynet");
+}
+
+TEST_CASE("a graph file is read with a bound: a regular file within the limit, anything else refused by name") {
+    CHECK_THROWS_WITH_AS(read_graph_file(data), doctest::Contains("is a directory, not a file to read"), config_error);
+    CHECK_THROWS_WITH_AS(read_graph_file("/dev/zero"), doctest::Contains("'/dev/zero' is a character device"),
+                         config_error);
+    CHECK_THROWS_WITH_AS(read_graph_file(data + "/ring4.graph", 10, "raise it so"),
+                         doctest::Contains("past the limit of 10 bytes for one input file; raise it so"), config_error);
 }
 
 }  // namespace unit_graph_topology

@@ -114,6 +114,31 @@ TEST_CASE("malformed traces are refused with file and line") {
     refused("cycle,source,destination,bytes\n0,0,1,2000000\n", "fabric: bad.csv:2: a message of 125000 flits; the "
             "cycle kernel takes at most 65535", 16);
     refused("cycle,source,destination,flits\n-1,0,1,4\n", "fabric: bad.csv:2: cycle must be a whole number; got '-1'");
+    // 2^64 - 1 bytes of 16 are 2^60 flits (rounded up): refused, not wrapped round to one flit by
+    // (bytes + 15) / 16; the largest count that fits, 65535 flits of 16 bytes, is 1,048,560 bytes.
+    refused("cycle,source,destination,bytes\n0,0,1,18446744073709551615\n", "fabric: bad.csv:2: a message of "
+            "1152921504606846976 flits; the cycle kernel takes at most 65535", 16);
+    CHECK(from_text("cycle,source,destination,bytes\n0,0,1,1048560\n0,1,0,1048545\n", 16).messages[1].flits == 65535);
+    refused("cycle,source,destination,bytes\n0,0,1,1048561\n", "fabric: bad.csv:2: a message of 65536 flits", 16);
+    // A value of a megabyte is not echoed whole.
+    const std::string junk(1 << 20, '7');
+    try {
+        from_text("cycle,source,destination,flits\n0,0," + junk + "x,4\n");
+        FAIL("a junk destination was read");
+    } catch (const config_error& e) {
+        CHECK(std::string(e.what()).size() < 400);
+        CHECK(std::string(e.what()).find("more characters") != std::string::npos);
+    }
+}
+
+TEST_CASE("a trace file is read with a bound: a regular file within the limit, anything else refused by name") {
+    CHECK_THROWS_WITH_AS(read_trace(data), doctest::Contains("is a directory, not a file to read"), config_error);
+    CHECK_THROWS_WITH_AS(read_trace("/dev/zero"), doctest::Contains("'/dev/zero' is a character device"), config_error);
+    // small_trace.csv has 166 bytes: read whole at that limit, refused one byte below it.
+    CHECK(read_trace(data + "/small_trace.csv", 16, 166).messages.size() == 3);
+    CHECK_THROWS_WITH_AS(read_trace(data + "/small_trace.csv", 16, 165, "raise it so"),
+                         doctest::Contains("has 166 bytes, past the limit of 165 bytes for one input file; raise it so"),
+                         config_error);
 }
 
 }  // namespace unit_trace_file

@@ -32,6 +32,8 @@ public:
     [[nodiscard]] bool has_edge(std::uint32_t u, std::uint32_t v) const {
         return std::find(out_[u].begin(), out_[u].end(), v) != out_[u].end();
     }
+    /// The vertices u has an edge to, in the order the edges were added.
+    [[nodiscard]] const std::vector<std::uint32_t>& successors(std::uint32_t u) const { return out_[u]; }
 
     /// Adds u -> v and returns an empty list, or, when the edge would close a
     /// cycle, adds nothing and returns that cycle: v, ..., u, each vertex with an

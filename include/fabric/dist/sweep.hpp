@@ -16,7 +16,9 @@
 // must depend on its index only (its own seeds, its own simulator state), not
 // on which rank runs it or what ran there before: then the results are the
 // serial ones whatever the number of ranks. A job that throws stops the list on
-// every rank, and every rank throws the error of the earliest failed index.
+// every rank, and every rank throws the error of the earliest failed index: a
+// config_error as the serial list would (its type and message), anything else as
+// a runtime_error that names the run and the rank.
 //
 // Opt-in: include it and link fabric::mpi (Debian libopenmpi-dev).
 #pragma once
@@ -52,10 +54,15 @@ inline std::uint64_t atomic(MPI_Win win, Slot slot, MPI_Op op, std::uint64_t ope
     return old;
 }
 
-/// The message of the exception being handled.
-inline std::string describe_current_exception() {
+/// The message of the exception being handled; `refused` says whether it is a
+/// config_error (a configuration the run refused, not a fault).
+inline std::string describe_current_exception(bool& refused) {
+    refused = false;
     try {
         throw;
+    } catch (const config_error& e) {
+        refused = true;
+        return e.what();
     } catch (const std::exception& e) {
         return e.what();
     } catch (...) {
@@ -63,19 +70,23 @@ inline std::string describe_current_exception() {
     }
 }
 
-/// Every rank learns the earliest failed index and its message, and throws it.
-inline void rethrow_earliest(MPI_Comm comm, int rank, std::uint64_t failed, const std::string& what) {
+/// Every rank learns the earliest failed index and its message, and throws it: a
+/// config_error where the run refused its configuration, so that every rank reports
+/// a refusal as one, else a runtime_error.
+inline void rethrow_earliest(MPI_Comm comm, int rank, std::uint64_t failed, const std::string& what, bool refused) {
     struct {
         long index;
         int rank;
     } mine{failed == UINT64_MAX ? LONG_MAX : static_cast<long>(failed), rank}, first{};
     MPI_Allreduce(&mine, &first, 1, MPI_LONG_INT, MPI_MINLOC, comm);
     if (first.index == LONG_MAX) return;
-    int length = rank == first.rank ? static_cast<int>(what.size()) : 0;
-    MPI_Bcast(&length, 1, MPI_INT, first.rank, comm);
+    int head[2] = {rank == first.rank ? static_cast<int>(what.size()) : 0, refused ? 1 : 0};
+    MPI_Bcast(head, 2, MPI_INT, first.rank, comm);
+    const int length = head[0];
     std::string text = rank == first.rank ? what : std::string(static_cast<std::size_t>(length), '\0');
     MPI_Bcast(text.data(), length, MPI_CHAR, first.rank, comm);
     if (text.rfind("fabric: ", 0) == 0) text.erase(0, 8);
+    if (head[1]) throw config_error("fabric: " + text);  // the refusal as the serial list makes it
     throw std::runtime_error(fabric::detail::message("run ", first.index, " of the list failed on rank ", first.rank,
                                                      ": ", text));
 }
@@ -145,6 +156,7 @@ auto run_list(MPI_Comm comm, std::size_t count, Job&& job, Stop&& stop = {}, con
     ByteWriter mine;
     std::uint64_t failed = UINT64_MAX;
     std::string what;
+    bool refused = false;
     for (;;) {
         const std::uint64_t i = atomic(win, next, MPI_SUM, 1);
         if (i >= count || i >= atomic(win, limit, MPI_NO_OP, 0)) break;
@@ -155,7 +167,7 @@ auto run_list(MPI_Comm comm, std::size_t count, Job&& job, Stop&& stop = {}, con
             if (stop(r)) atomic(win, limit, MPI_MIN, i + 1);
         } catch (...) {  // any exception: the other ranks must not wait for this one
             failed = i;
-            what = describe_current_exception();
+            what = describe_current_exception(refused);
             atomic(win, limit, MPI_MIN, 0);  // no more runs anywhere
         }
         const std::uint64_t done = atomic(win, finished, MPI_SUM, 1) + 1;
@@ -166,7 +178,7 @@ auto run_list(MPI_Comm comm, std::size_t count, Job&& job, Stop&& stop = {}, con
     const std::uint64_t made = atomic(win, finished, MPI_NO_OP, 0);
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
-    rethrow_earliest(comm, rank, failed, what);
+    rethrow_earliest(comm, rank, failed, what, refused);
     if (rank == 0 && progress) progress(static_cast<std::size_t>(made), count);
     return gather<R>(comm, rank, size, mine.bytes(), static_cast<std::size_t>(end));
 }

@@ -5,14 +5,20 @@
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <span>
 
 namespace fabric::experiment {
 
 struct Estimate {
     double mean = 0;
-    double half_width = 0;  // 95% confidence: mean +- half_width; 0 with a single sample
+    double half_width = 0;  // 95% confidence: mean +- half_width; 0 with a single sample (no interval: interval())
     std::size_t samples = 0;
+
+    /// The 95% half-width, or none: one sample has no interval (its spread is unknown, not 0).
+    [[nodiscard]] std::optional<double> interval() const {
+        return samples >= 2 ? std::optional<double>(half_width) : std::nullopt;
+    }
 
     /// Student's t at 0.975 for `df` degrees of freedom: the table to 30, then
     /// 1.96 + 2.4 / df (within 0.002 of the exact value past 30).

@@ -27,13 +27,14 @@ inline std::string percentile_name(double q) {
 /// Calls f(name, unit, value) for every field of `p`, in a fixed order; an
 /// estimate gives its mean under its name and its 95% half-width under name_ci95,
 /// each a std::optional<double>, empty when no run measured it (no packet
-/// delivered); the run counts are std::uint64_t.
+/// delivered), and the half-width empty too when one run did (one seed has no
+/// interval, which is not an interval of 0); the run counts are std::uint64_t.
 template <class F>
 void for_each_field(const LoadPoint& p, F&& f) {
     constexpr std::string_view load = "flits/cycle/terminal", cycles = "cycles";
     auto estimate = [&](const std::string& name, std::string_view unit, const Estimate& e) {
         f(name, unit, e.samples ? std::optional<double>(e.mean) : std::nullopt);
-        f(name + "_ci95", unit, e.samples ? std::optional<double>(e.half_width) : std::nullopt);
+        f(name + "_ci95", unit, e.interval());
     };
     f(std::string("offered"), load, p.offered);
     estimate("accepted", load, p.accepted);

@@ -105,7 +105,9 @@ LoadPoint measure_validated(Sim& sim, const P& pattern, double rate, PacketSizes
             if (!p.deadlocked_runs++) p.deadlock = r.deadlock;
             continue;
         }
-        accepted.push_back(r.accepted);
+        // A run stopped before its window opened (a sampler's unstable warm-up, the memory limit) measured
+        // no load: no accepted rate to average (not a rate of 0).
+        if (r.window_cycles > 0) accepted.push_back(r.accepted);
         if (r.measured_delivered == 0) continue;  // no latency or hops to average (not a latency of 0)
         latency.push_back(r.latency.mean);
         hops.push_back(r.hops_mean);

@@ -29,8 +29,8 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <istream>
+#include <sstream>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -38,6 +38,7 @@
 #include <vector>
 
 #include <fabric/core/error.hpp>
+#include <fabric/core/input_file.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/workload.hpp>
 #include <fabric/workload/graph.hpp>
@@ -133,7 +134,7 @@ inline std::uint64_t trace_number(std::string_view field, const std::string& at,
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
     require(!field.empty() && ec == std::errc{} && end == field.data() + field.size(), at, column,
-            " must be a whole number; got '", field, "'");
+            " must be a whole number; got '", shown(field), "'");
     return v;
 }
 
@@ -166,7 +167,7 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
                 else if (f[i] == "id") c = id;
                 else if (f[i] == "after") c = after;
                 else if (f[i] == "delay") c = delay;
-                detail::require(c != columns, at, "unknown column '", f[i], "'; a trace has cycle, source, "
+                detail::require(c != columns, at, "unknown column '", detail::shown(f[i]), "'; a trace has cycle, source, "
                                 "destination, flits or bytes, and optionally class, id, after and delay");
                 detail::require(where[c] == absent, at, "column '", f[i], "' is given twice",
                                 c == size ? " (a trace gives flits or bytes, not both)" : "");
@@ -199,7 +200,8 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
         detail::require(s <= 0xFFFFFFFFu && d <= 0xFFFFFFFFu && k <= 0xFFFFFFFFu, at, "source, destination and "
                         "class are below 2^32");
         detail::require(bytes || amount >= 1, at, "a message of 0 flits; a message has at least 1");
-        if (bytes) amount = std::max<std::uint64_t>(1, (amount + flit_bytes - 1) / flit_bytes);
+        // Rounded up without the sum (amount + flit_bytes - 1), which wraps past 2^64 - flit_bytes.
+        if (bytes) amount = std::max<std::uint64_t>(1, amount / flit_bytes + (amount % flit_bytes != 0));
         detail::require(amount <= 65535, at, "a message of ", amount, " flits; the cycle kernel takes at most 65535 "
                         "(split it into several messages)");
         detail::require(m.cycle < (std::uint64_t{1} << 59), at, "cycle ", m.cycle, " is past the kernel's 2^59");
@@ -233,11 +235,12 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
     return t;
 }
 
-/// The trace in CSV file `path` (see parse_trace).
-inline Trace read_trace(const std::string& path, std::uint32_t flit_bytes = 0) {
-    std::ifstream in(path);
-    detail::require(in.is_open(), "cannot open trace file '", path, "'");
-    return parse_trace(in, path, flit_bytes);
+/// The trace in CSV file `path` (see parse_trace): a regular file of at most `limit`
+/// bytes (core/input_file.hpp; `raise` says how to raise the limit).
+inline Trace read_trace(const std::string& path, std::uint32_t flit_bytes = 0, std::uint64_t limit = default_input_limit,
+                        std::string_view raise = "give read_trace a larger limit") {
+    std::istringstream in(read_input_file(path, "trace file", limit, raise));
+    return parse_trace(in, detail::shown(path), flit_bytes);
 }
 
 /// `base` set up to replay `trace`: the window from cycle 0 through its last

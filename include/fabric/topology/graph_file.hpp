@@ -19,7 +19,6 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <map>
@@ -31,6 +30,7 @@
 #include <fabric/concepts/topology.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/core/ids.hpp>
+#include <fabric/core/input_file.hpp>
 #include <fabric/topology/graph.hpp>
 
 namespace fabric {
@@ -52,20 +52,19 @@ inline std::vector<std::string_view> words_of(std::string_view line, std::string
     return words;
 }
 
-/// A whole word as a number below 2^32, or config_error naming the file and line.
-inline std::uint32_t number_of(std::string_view word, const std::string& at, std::string_view what) {
-    std::uint32_t v = 0;
+/// A whole word as a number from 0 to `most`, or config_error naming the file and line.
+/// Every count and number a graph file gives is bounded here, where it is read, by what a
+/// Graph can hold (max_graph_nodes nodes, 255 port slots, 64 terminals a node, 16 link
+/// classes), so that nothing computed from it can wrap before the Graph's own checks.
+inline std::uint32_t number_of(std::string_view word, const std::string& at, std::string_view what,
+                               std::uint32_t most) {
+    std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
-    require(ec == std::errc{} && end == word.data() + word.size(), at, what, " must be a whole number from 0 to "
-            "4294967295; got '", word, "'");
-    return v;
+    require(ec == std::errc{} && end == word.data() + word.size() && v <= most, at, what,
+            " must be a whole number from 0 to ", most, "; got '", shown(word), "'");
+    return static_cast<std::uint32_t>(v);
 }
-
-inline std::ifstream open_input(const std::string& path, std::string_view what) {
-    std::ifstream in(path);
-    require(in.is_open(), "cannot open ", what, " '", path, "'");
-    return in;
-}
+inline constexpr std::uint32_t most_node = max_graph_nodes - 1, most_port = 254, most_class = 15;
 
 }  // namespace detail
 
@@ -83,13 +82,13 @@ inline GraphDescription parse_edge_list(std::istream& in, const std::string& sou
         if (w[0] == "nodes") {
             detail::require(w.size() == 2, at, "'nodes N' takes one number; got ", w.size() - 1);
             detail::require(!nodes_line, at, "the node count is given twice (also at line ", nodes_line, ")");
-            d.nodes = detail::number_of(w[1], at, "the node count");
+            d.nodes = detail::number_of(w[1], at, "the node count", max_graph_nodes);
             nodes_line = n;
         } else if (w[0] == "terminals") {
             detail::require(w.size() == 2 || w.size() == 3, at, "'terminals P [K]' takes one or two numbers");
             detail::require(!d.terminals_line, at, "terminals are given twice (also at line ", d.terminals_line, ")");
-            d.terminals_per_node = detail::number_of(w[1], at, "terminals a node");
-            if (w.size() == 3) d.terminal_nodes = detail::number_of(w[2], at, "the nodes with terminals");
+            d.terminals_per_node = detail::number_of(w[1], at, "terminals a node", 64);
+            if (w.size() == 3) d.terminal_nodes = detail::number_of(w[2], at, "the nodes with terminals", max_graph_nodes);
             detail::require(d.terminals_per_node >= 1 && (w.size() == 2 || d.terminal_nodes >= 1), at,
                             "terminals: at least 1 a node, on at least 1 node");
             d.terminals_line = n;
@@ -97,11 +96,11 @@ inline GraphDescription parse_edge_list(std::istream& in, const std::string& sou
             detail::require(w.size() == 4 || w.size() == 5, at, "a link is 'A PA B PB [CLASS]' (node, port, node, "
                             "port, optional link class); got ", w.size(), " words");
             GraphLink l;
-            l.node = detail::number_of(w[0], at, "a node");
-            l.port = detail::number_of(w[1], at, "a port");
-            l.neighbour = detail::number_of(w[2], at, "a node");
-            l.neighbour_port = detail::number_of(w[3], at, "a port");
-            if (w.size() == 5) l.link_class = detail::number_of(w[4], at, "a link class");
+            l.node = detail::number_of(w[0], at, "a node", detail::most_node);
+            l.port = detail::number_of(w[1], at, "a port", detail::most_port);
+            l.neighbour = detail::number_of(w[2], at, "a node", detail::most_node);
+            l.neighbour_port = detail::number_of(w[3], at, "a port", detail::most_port);
+            if (w.size() == 5) l.link_class = detail::number_of(w[4], at, "a link class", detail::most_class);
             l.line = n;
             highest = std::max({highest, l.node, l.neighbour});
             d.links.push_back(l);
@@ -130,21 +129,25 @@ inline GraphDescription parse_anynet(std::istream& in, const std::string& source
         if (w.empty()) continue;
         const std::string at = d.where(n);
         auto kind = [&](std::size_t i) {
-            detail::require(w[i] == "router" || w[i] == "node", at, "expected 'router' or 'node', got '", w[i], "'");
+            detail::require(w[i] == "router" || w[i] == "node", at, "expected 'router' or 'node', got '",
+                            detail::shown(w[i]), "'");
             return w[i] == "router";
         };
         detail::require(w.size() >= 2, at, "a line starts 'router R' or 'node T'");
         const bool head_router = kind(0);
-        const std::uint32_t head = detail::number_of(w[1], at, head_router ? "a router" : "a node");
+        const std::uint32_t head = detail::number_of(w[1], at, head_router ? "a router" : "a node",
+                                                     head_router ? detail::most_node : 64 * max_graph_nodes - 1);
         if (head_router) routers.emplace(head, n);
         std::size_t i = 2;
         while (i < w.size()) {
             const bool router = kind(i);
             detail::require(i + 1 < w.size(), at, "'", w[i], "' needs a number after it");
-            const std::uint32_t id = detail::number_of(w[i + 1], at, router ? "a router" : "a node");
+            const std::uint32_t id = detail::number_of(w[i + 1], at, router ? "a router" : "a node",
+                                                       router ? detail::most_node : 64 * max_graph_nodes - 1);
             i += 2;
             if (i < w.size() && w[i] != "router" && w[i] != "node") {  // a link latency
-                detail::require(detail::number_of(w[i], at, "a link latency") == 1, at, "link latency ", w[i],
+                detail::require(detail::number_of(w[i], at, "a link latency", 0xFFFFFFFFu) == 1, at, "link latency ",
+                                detail::shown(w[i]),
                                 ": fabric reads anynet links of 1 cycle only (a link's latency comes from its class: "
                                 "CycleConfig::link_latency, or write an edge list with link classes)");
                 ++i;
@@ -234,19 +237,23 @@ void write_edge_list(std::ostream& out, const T& topo) {
         }
 }
 
-/// The graph in file `path`: BookSim's anynet when its first word is "router" or
-/// "node", else an edge list.
-inline GraphDescription read_graph_file(const std::string& path) {
-    std::ifstream in = detail::open_input(path, "graph file");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::istringstream scan(text.str());
+/// The graph in text `text` (read from `source`): BookSim's anynet when its first word
+/// is "router" or "node", else an edge list.
+inline GraphDescription parse_graph(const std::string& text, const std::string& source) {
+    std::istringstream scan(text);
     std::string line, first;
     while (first.empty() && std::getline(scan, line))
         if (const auto words = detail::words_of(line, "#"); !words.empty()) first = words[0];
     const bool anynet = first == "router" || first == "node";
-    std::istringstream again(text.str());
-    return anynet ? parse_anynet(again, path) : parse_edge_list(again, path);
+    std::istringstream again(text);
+    return anynet ? parse_anynet(again, source) : parse_edge_list(again, source);
+}
+
+/// The graph in file `path` (a regular file of at most `limit` bytes: core/input_file.hpp;
+/// `raise` says how to raise the limit).
+inline GraphDescription read_graph_file(const std::string& path, std::uint64_t limit = default_input_limit,
+                                        std::string_view raise = "give read_graph_file a larger limit") {
+    return parse_graph(read_input_file(path, "graph file", limit, raise), detail::shown(path));
 }
 
 }  // namespace fabric

@@ -304,7 +304,8 @@ struct MethodSettings {
     std::uint64_t warmup = 1000;
     std::uint64_t measure = 10000;
     /// Cycles after the window (or after a trace's last message) to wait for the
-    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000.
+    /// measured packets; 0: the larger of 3 (warmup + measure) and 20000, and for a
+    /// trace no bound: it drains until delivered (or the watchdog finds a deadlock).
     std::uint64_t drain_limit = 0;
     /// A deadlock is declared when flits that have not moved for this many cycles
     /// wait on each other in a cycle of virtual channels.

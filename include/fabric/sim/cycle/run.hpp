@@ -228,6 +228,11 @@ private:
         window_end_ = cfg_.warmup + cfg_.measure;
         if constexpr (Driven) {
             stop_ = cfg_.drain_limit ? cfg_.drain_limit : never;  // a workload ends with itself, or its report
+        } else if (trace_end_ && !cfg_.drain_limit) {
+            // A trace drains until every message is delivered: its work is what its messages carry, not a
+            // multiple of its window (one message of 65,535 flits outlasts any such bound); only a deadlock
+            // (the watchdog), the memory limit or a drain_limit set stops it earlier, each reported.
+            stop_ = std::uint64_t{1} << 62;
         } else {
             const auto drain = cfg_.drain_limit ? cfg_.drain_limit : std::max<std::uint64_t>(3 * window_end_, 20000);
             stop_ = std::max(window_end_, trace_end_.value_or(0) + 1) + drain;

@@ -1,0 +1,108 @@
+// What a run of the cycle kernel costs, for the estimate a tool makes before it
+// starts (limits.hpp): its instructions follow, within a few percent on every
+// family, from its flit moves (a flit through a switch, into or out of the network),
+// its packets (each made, routed and delivered) and its router-cycles, at the figures
+// below, fitted with callgrind (tests/hostile/estimates.py --calibrate). The counts
+// come from the run's settings: the cycles it runs, its offered load, and the mean
+// route of its traffic, drawn from the pattern and the routing itself; the flit moves
+// a cycle are at most what half of the channels carry (a run past saturation accepts
+// less than it offers, and its channels are never all busy).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include <fabric/concepts/routing.hpp>
+#include <fabric/concepts/topology.hpp>
+#include <fabric/core/ids.hpp>
+#include <fabric/core/random.hpp>
+#include <fabric/sim/workload.hpp>
+
+#include "limits.hpp"
+
+namespace fabric_apps {
+
+/// The cycle kernel's instructions a unit (callgrind, 7d600f2's kernel).
+struct KernelCost {
+    static constexpr double per_flit_move = 600;
+    static constexpr double per_packet = 1500;
+    static constexpr double per_router_cycle = 50;
+    static constexpr double per_run = 5e6;  // reading, building and tearing down a run
+};
+
+/// One run's counts, before it starts.
+struct KernelRun {
+    double routers = 0, terminals = 0;
+    double channels = 0;        // network channels (links, each way)
+    double cycles = 0;          // simulated
+    double flits_per_cycle = 0;  // offered by all terminals together
+    double packet_flits = 1;    // a packet's mean size
+    double hops = 0;            // a packet's mean route, links
+    double max_hops = 0;        // the longest route
+};
+
+/// The counts of runs, added up (a sweep's loads and seeds), then added to a Cost.
+struct KernelCounts {
+    double moves = 0, packets = 0, router_cycles = 0, runs = 0;
+
+    /// `runs` runs like `r`.
+    void add(const KernelRun& r, double times = 1) {
+        const double offered_moves = r.flits_per_cycle * (r.hops + 1);
+        const double moves_per_cycle = std::min(offered_moves, 0.5 * (r.channels + 2 * r.terminals));
+        const double carried = offered_moves > 0 ? moves_per_cycle / offered_moves : 0;
+        moves += times * r.cycles * moves_per_cycle;
+        packets += times * r.cycles * r.flits_per_cycle * carried / std::max(1.0, r.packet_flits);
+        router_cycles += times * r.cycles * r.routers;
+        runs += times;
+    }
+    void into(Cost& cost, const std::string& what) const {
+        cost.add(what + ": flit moves", moves, KernelCost::per_flit_move);
+        cost.add(what + ": packets", packets, KernelCost::per_packet);
+        cost.add(what + ": router-cycles", router_cycles, KernelCost::per_router_cycle);
+        cost.add(what + ": set-up", runs, KernelCost::per_run);
+    }
+};
+
+/// Adds `runs` runs like `r` to `cost`, named by `what`.
+inline void add_kernel_runs(Cost& cost, const KernelRun& r, double runs, const std::string& what) {
+    KernelCounts c;
+    c.add(r, runs);
+    c.into(cost, what);
+}
+
+/// The mean route, in links, of `samples` packets whose destinations `pattern` draws
+/// (a terminal's router is terminal / its routers' terminals), each route weighted as
+/// the routing splits it (for_each_hop's weights sum to the expected route).
+template <class T, class R, class Pattern>
+double mean_route(const T& topo, const R& routing, const Pattern& pattern, std::uint64_t seed, int samples = 512) {
+    const fabric::DestinationSampler<Pattern> draw(pattern);
+    const std::size_t per = std::max<std::size_t>(1, fabric::terminals_per_node(topo));
+    const std::size_t terminals = pattern.task_count();
+    if (terminals == 0) return 0;
+    fabric::Random rng(seed ^ 0x5eed);
+    double total = 0;
+    int drawn = 0;
+    for (int tries = 0; drawn < samples && tries < 64 * samples; ++tries) {
+        const auto s = static_cast<std::size_t>(rng.below(terminals));
+        if (!draw.sends(s)) continue;  // (a hot spot: most terminals send nothing)
+        ++drawn;
+        const auto d = static_cast<std::size_t>(draw(s, rng));
+        const fabric::NodeId a{static_cast<std::uint32_t>(s / per)}, b{static_cast<std::uint32_t>(d / per)};
+        if (a == b) continue;
+        routing.for_each_hop(topo, a, b, [&](fabric::NodeId, fabric::PortId, double w) { total += w; });
+    }
+    return drawn ? total / drawn : 0;
+}
+
+/// The network channels of `topo` (every connected port of every router).
+template <class T>
+double network_channels(const T& topo) {
+    double n = 0;
+    for (std::uint32_t v = 0; v < topo.node_count(); ++v)
+        for (std::uint32_t p = 0; p < T::ports_per_node; ++p)
+            n += topo.neighbour(fabric::NodeId{v}, fabric::PortId{p}).valid() ? 1 : 0;
+    return n;
+}
+
+}  // namespace fabric_apps
