@@ -207,11 +207,14 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
         for (workload::NodeIndex i = 0; i < g.size(); ++i)
             if (const workload::Node x = g.node(i); x.is_message())
                 flits += static_cast<double>(std::max<std::uint64_t>(1, (x.bytes + s.flit_bytes - 1) / s.flit_bytes));
-        // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus), a few hops each.
-        fabric_apps::check_work(flits * 4, "flit-hops", 2e6);
+        // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus, a few hops
+        // each): 750 instructions a flit-hop at the reference machine's rate (apps/common/limits.hpp).
+        fabric_apps::Cost cost;
+        cost.add("flit-hops of the run", flits * 4, 750);
         if (s.critical_path)
-            fabric_apps::check_memory(static_cast<double>(g.size()) * 2 * sizeof(cycle::NodeTimes),
-                                      "every node's times and predecessors, for --critical-path");
+            cost.need("every node's times and predecessors, for --critical-path",
+                      static_cast<double>(g.size()) * 2 * sizeof(cycle::NodeTimes));
+        fabric_apps::check(cost);
         CycleSimulator<Fab> sim(fab, cfg);
         WorkloadOptions run_options = options;
         run_options.record_nodes = s.critical_path;
