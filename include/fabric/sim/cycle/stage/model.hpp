@@ -179,6 +179,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 if ((bids & (bids - 1)) == 0) {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
+                    if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
                     Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
                     move(v, pv, r, l, now, again, wire);
                     continue;
