@@ -138,21 +138,23 @@ Options<RunSettings> RunSettings::options() {
                   within<std::uint32_t>(1, fabric::max_delay_cycles)),
         option<S>(&S::packet, "--packet", "packet size: N flits, or S:L:P (S with probability P, else L)", Text{}),
         option<S>(&S::burst, "--burst", "ALPHA:BETA: on/off (bursty) injection, BookSim's on_off: off -> on with "
-                  "probability ALPHA a cycle, on -> off with BETA; the mean stays --rate", Text{}).without("--trace"),
+                  "probability ALPHA a cycle, on -> off with BETA; the mean stays --rate", Text{}).without("--trace")
+            .without("--workload"),
         option<S>(&S::pattern, "--pattern", std::string("traffic: ") + NamedPattern::names + ", worst-case (dragonfly: "
                   "group i to group i + 1; fattree: top-level subtree i to i + 1; hyperx: router i to router i + 1)", Text{})
-            .without("--trace"),
+            .without("--trace").without("--workload"),
         option<S>(&S::rate, "--rate", "offered load, flits/cycle/terminal (a terminal is a router unless --p > 1; "
                   "Bernoulli injection; at most the mean packet size)", within(0.0, 65535.0))
-            .without("--class-priority").without("--trace"),
+            .without("--class-priority").without("--trace").without("--workload"),
         option<S>(&S::sweep, "--sweep", "FROM:TO:STEP: a latency-load curve instead of one run (as CSV, or JSON)", Text{})
-            .without("--trace"),
+            .without("--trace").without("--workload"),
         option<S>(&S::seeds, "--seeds", "random seeds: a sweep runs each point once per seed (95% intervals); one run "
                   "uses the first", any_seed()).also("--seed"),
         option<S>(at(&S::kernel, &CycleConfig::warmup), "--warmup", "warm-up, cycles", cycles)
-            .without("--sample-period").without("--trace"),
+            .without("--sample-period").without("--trace").without("--workload"),
         option<S>(at(&S::kernel, &CycleConfig::measure), "--measure", "measurement window, cycles",
-                  within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)).without("--sample-period").without("--trace"),
+                  within<std::uint64_t>(1, (std::uint64_t{1} << 60) - 1)).without("--sample-period").without("--trace")
+            .without("--workload"),
         option<S>(&S::router_delay, "--router-delay", "R,VA,SA,ST: cycles of routing, VC allocation, switch "
                   "allocation, switch traversal", delay),
         option<S>(at(&S::kernel, &CycleConfig::link_latency), "--link-latency", "cycles per link",
@@ -191,7 +193,7 @@ Options<RunSettings> RunSettings::options() {
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::sample_period), "--sample-period",
                   "BookSim's converging sampler: sample periods of this many cycles choose the window, in place of "
                   "--warmup and --measure; 0: fixed window", within<std::uint64_t>(0, (std::uint64_t{1} << 40) - 1))
-            .without("--trace"),
+            .without("--trace").without("--workload"),
         option<S>(at(&S::kernel, &CycleConfig::sampling, &fabric::ConvergingSampling::warmup_threshold),
                   "--warmup-thres", "warm-up ends when latency and accepted rate change by at "
                   "most this fraction between periods", within(0.0, 1e6)).with("--sample-period"),
@@ -208,11 +210,12 @@ Options<RunSettings> RunSettings::options() {
                   "--latency-thres", "a mean latency above this stops the run as unstable "
                   "(saturated); 0: no limit", within(0.0, 1e12)).with("--sample-period"),
         option<S>(&S::channel_stats, "--channel-stats", "write every link's utilisation in the window (flits a cycle) "
-                  "to this CSV file: node,port,neighbour,flits_per_cycle", file()).without("--sweep").without("--trace"),
+                  "to this CSV file: node,port,neighbour,flits_per_cycle", file()).without("--sweep").without("--trace")
+            .without("--workload"),
         option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::reply_flits), "--reply-flits",
                   "request-reply traffic (BookSim's use_read_write): every packet is a request, answered on delivery "
                   "by a reply of this many flits; loads then count both; 0: off", within<std::uint32_t>(0, 65535))
-            .without("--trace"),
+            .without("--trace").without("--workload"),
         option<S>(at(&S::kernel, &CycleConfig::request_reply, &fabric::RequestReply::max_outstanding),
                   "--max-outstanding", "a source with this many requests awaiting their reply "
                   "makes no new one (BookSim's max_outstanding_requests); 0: no limit", within<std::uint32_t>(0, 1U << 30))
@@ -223,14 +226,14 @@ Options<RunSettings> RunSettings::options() {
                   within<std::uint32_t>(0, 1U << 30)).without("--sweep"),
         option<S>(&S::class_rates, "--class-rates", "each class's offered load, flits/cycle/terminal (BookSim's "
                   "injection_rate list), in place of --rate", within(0.0, 65535.0))
-            .with("--class-priority").without("--trace"),
+            .with("--class-priority").without("--trace").without("--workload"),
         option<S>(&S::node_stats, "--node-stats", "write each terminal's offered, injected and accepted flits a cycle "
                   "in the window and its measured packets' count and mean latency as source and as destination to "
-                  "this CSV file", file()).without("--sweep").without("--trace"),
+                  "this CSV file", file()).without("--sweep").without("--trace").without("--workload"),
         option<S>(at(&S::kernel, &CycleConfig::watch, &fabric::WatchSettings::packets), "--watch", "trace every flit "
                   "of these packets (numbered from 0 in creation order): created, switched, arrived, ejected, with "
                   "cycle, node, port and VC", within<std::uint64_t>(0, std::uint64_t{1} << 62))
-            .without("--sweep").without("--trace"),
+            .without("--sweep").without("--trace").without("--workload"),
         option<S>(&S::watch_file, "--watch-file", "where the watch trace goes (CSV); -: standard output", file())
             .with("--watch"),
         option<S>(&S::trace, "--trace", "replay this CSV message trace (cycle,source,destination,flits or bytes"
