@@ -37,46 +37,12 @@
 #include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/partition.hpp>
 #include <fabric/sim/cycle/result.hpp>
+#include <fabric/sim/cycle/run_figures.hpp>
 #include <fabric/sim/cycle/sampler.hpp>
 #include <fabric/sim/cycle/sources.hpp>
 #include <fabric/sim/cycle/watchdog.hpp>
 
 namespace fabric::cycle {
-
-/// The figures a run derives from its counts once it stops after `cycles` cycles.
-template <class Kernel>
-CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
-    const CycleConfig& cfg = k.cfg();
-    Observer& obs = k.observer();
-    CycleResult& res = obs.res;
-    const Shape& shape = k.shape();
-    res.cycles = cycles;
-    res.window_start = std::min(cfg.warmup, cycles);
-    res.window_cycles = std::min(cfg.measure, cycles - res.window_start);
-    // A run stopped early (the memory limit) measured only part of its window.
-    const auto window = static_cast<double>(
-        std::max<std::uint64_t>(1, std::min(cfg.measure, cycles > cfg.warmup ? cycles - cfg.warmup : 0)));
-    const double window_node_cycles = window * shape.terminals;  // per terminal (a node, unless concentrated)
-    res.offered = static_cast<double>(res.flits_created_in_window + res.flits_refused_in_window) / window_node_cycles;
-    res.refused = static_cast<double>(res.flits_refused_in_window) / window_node_cycles;
-    res.accepted = static_cast<double>(res.flits_ejected_in_window) / window_node_cycles;
-    res.saturated = !res.drained || res.accepted < 0.95 * res.offered;
-    res.latency = LatencySummary::of(obs.latency);
-    res.network_latency = LatencySummary::of(obs.network);
-    res.hops_mean = res.measured_delivered
-                        ? static_cast<double>(res.measured_hops) / static_cast<double>(res.measured_delivered)
-                        : 0.0;
-    res.message_latency = LatencySummary::of(obs.message);
-    res.transaction_latency = LatencySummary::of(obs.transaction);
-    res.ports_per_node = shape.ports;
-    res.terminals_per_node = shape.per_node;
-    res.terminals = shape.terminals;
-    res.classes = obs.classes.finish(window_node_cycles);
-    const auto& sent = k.channels().sent_in_window();
-    res.channel_utilisation.resize(sent.size());
-    for (std::size_t c = 0; c < sent.size(); ++c) res.channel_utilisation[c] = static_cast<double>(sent[c]) / window;
-    return std::move(res);
-}
 
 /// What creates a workload's messages of a cycle: called once a cycle, through a
 /// pointer, so that one run loop serves every workload (the work it calls is
