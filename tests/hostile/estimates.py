@@ -62,7 +62,9 @@ def cases(work):
         ("torus_loads", "--channels 32,32 --format csv"),
         ("percs_mapping", "--supernodes 8 --pattern alltoall"),
         ("benes_route", "--ports 65536"),
+        # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
         ("qcdoc_global_sum", "--partition 64,64"),
+        ("qcdoc_global_sum", "--partition 1024 --doubled"),
         ("qcdoc_scu", "--words 200000"),
         ("qcdoc_lattice", "--local 8,8,8,8"),
         ("lofamo_scenario", "--at 10"),
