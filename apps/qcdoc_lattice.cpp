@@ -28,22 +28,50 @@ struct Iteration {
     double total_ns = 0;         // 2 exchanges + 2 sums
 };
 
-Iteration iteration(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
-    Iteration it;
-    // Words per face, counted without overflow; a dimension of one node keeps its faces local.
-    double largest = 0, largest_sent = 0;
+/// Words in the largest face a node sends (a dimension of one node keeps its faces local; 0 when none
+/// leaves), counted in doubles so that no extent overflows it.
+double face_sent(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
+    double largest_sent = 0;
     for (std::size_t d = 0; d < 4; ++d) {
         double face = words_per_site;
         for (std::size_t e = 0; e < 4; ++e)
             if (e != d) face *= static_cast<double>(local[e]);
-        largest = std::max(largest, face);
         if (partition[d] != 1) largest_sent = std::max(largest_sent, face);
     }
-    fabric_apps::check(fabric_apps::Cost()
-                           .add("words in a face", largest, 300)
-                           .need("a face sent and received, about 20 bytes a word", 20 * largest_sent));
+    return largest_sent;
+}
+
+/// What the iterations cost, added up before any of them runs: each face through the SCU link's
+/// simulation (sim/scu_link.hpp), about 580 instructions a word (callgrind: faces of 768 to 786,432
+/// words, 490 to 583), and each doubled global sum's rings, as qcdoc_global_sum counts them (n^2 ring
+/// steps a dimension of n). The memory, of the largest one (they run one after another): a face sent and
+/// received, about 20 bytes a word, and the global sum's largest ring, about 32 bytes per n^2.
+struct IterationCost {
+    double face_words = 0, ring_steps = 0, face_bytes = 0, ring_bytes = 0;
+
+    void add(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
+        const double face = face_sent(local, partition);
+        face_words += face;
+        face_bytes = std::max(face_bytes, 20 * face);
+        for (const std::uint32_t n : partition) {
+            const double n2 = static_cast<double>(n) * n;
+            ring_steps += n2;
+            ring_bytes = std::max(ring_bytes, 32 * n2);
+        }
+    }
+    void check() const {
+        fabric_apps::check(fabric_apps::tool_start()
+                               .add("halo exchanges: face words simulated", face_words, 580)
+                               .add("global sums: ring steps (n^2 a dimension of n)", ring_steps, 115)
+                               .need("a face sent and received, about 20 bytes a word", face_bytes)
+                               .need("a global sum's largest ring, about 32 bytes per n^2", ring_bytes));
+    }
+};
+
+Iteration iteration(const std::vector<long long>& local, const std::vector<std::uint32_t>& partition) {
+    Iteration it;
     const ScuLinkSim link;
-    it.face_words = static_cast<std::size_t>(largest_sent);
+    it.face_words = static_cast<std::size_t>(face_sent(local, partition));
     if (it.face_words > 0) {
         std::vector<std::uint64_t> face(it.face_words, 1);
         const DmaDescriptor all{0, face.size(), face.size(), 1};
@@ -85,7 +113,6 @@ int lattice(const Settings& s, fabric_apps::OutputFile& out) {
     const auto& global = s.global;
     fabric::detail::require(local.size() == 4 && partition.size() == 4 && global.size() == 4,
                             "--local, --partition and --global need 4 extents each");
-    const auto it = iteration(local, partition);
     // The hard-scaling table: the partitions of the 1024-node machine the global lattice divides.
     const std::vector<std::vector<std::uint32_t>> partitions{{2, 2, 2, 2}, {4, 2, 2, 2}, {4, 4, 2, 2}, {4, 4, 4, 2},
                                                              {4, 4, 4, 4}, {8, 4, 4, 4}, {8, 4, 4, 8}};
@@ -95,6 +122,8 @@ int lattice(const Settings& s, fabric_apps::OutputFile& out) {
         Iteration r;
     };
     std::vector<Row> rows;
+    IterationCost cost;
+    cost.add(local, partition);
     for (const auto& p : partitions) {
         std::vector<long long> l(4);
         bool fits = true;
@@ -102,8 +131,14 @@ int lattice(const Settings& s, fabric_apps::OutputFile& out) {
             fits = fits && global[d] % p[d] == 0;
             l[d] = global[d] / p[d];
         }
-        if (fits) rows.push_back({p, l, iteration(l, p)});
+        if (fits) {
+            rows.push_back({p, l, {}});
+            cost.add(l, p);
+        }
     }
+    cost.check();  // every iteration's, before the first runs
+    const auto it = iteration(local, partition);
+    for (Row& r : rows) r.r = iteration(r.l, r.p);
     if (s.format == "json") {
         nlohmann::json scaling = nlohmann::json::array();
         for (const Row& r : rows)
