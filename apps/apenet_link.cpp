@@ -14,6 +14,7 @@
 #include <fabric/sim/presets/apenet.hpp>
 #include <fabric/systems/apenet.hpp>
 
+#include "common/kernel_cost.hpp"
 #include "common/tool.hpp"
 
 namespace {
@@ -53,9 +54,29 @@ struct Settings : fabric_apps::Common {
     }
 };
 
-/// Instructions a simulated link cycle takes (callgrind; limits.hpp).
-struct ApenetCost {
-    static constexpr double per_link_cycle = 300;
+/// What the runs of simulate_apenet_link cost, added up before the first starts: each a run of the cycle
+/// kernel (common/kernel_cost.hpp's counts) on two nodes joined by one link, over its warm-up (a tenth of
+/// the window), its window and the one cycle of drain it allows, carrying the words a cycle that the
+/// model's efficiency E_T gives (the source offers more; the link carries what the credits let through),
+/// in packets of the run's size.
+struct LinkRuns {
+    fabric_apps::KernelCounts counts;
+
+    void add(std::uint64_t cycles, double efficiency, std::uint32_t payload_bytes) {
+        fabric_apps::KernelRun k;
+        k.routers = k.terminals = 2;
+        k.channels = 2;
+        k.cycles = static_cast<double>(cycles / 10) + static_cast<double>(cycles) + 1;
+        k.flits_per_cycle = efficiency;
+        k.packet_flits = apenet_packet_words(payload_bytes);
+        k.hops = k.max_hops = 1;
+        counts.add(k);
+    }
+    void check() const {
+        fabric_apps::Cost cost = fabric_apps::tool_start();
+        counts.into(cost, "link runs");
+        fabric_apps::check(cost);
+    }
 };
 
 int table(std::uint64_t cycles, fabric_apps::OutputFile& out) {
@@ -63,7 +84,11 @@ int table(std::uint64_t cycles, fabric_apps::OutputFile& out) {
                 "4096-byte payloads): the model of the report and the cycle simulation\n\n");
     out.printf("%6s %8s %8s %8s %10s %12s %12s %12s %12s\n", "depth", "E_3", "E_T", "E_T sim", "sim/model",
                 "model@28", "sim@28", "model@34", "sim@34");
-    for (const std::uint32_t depth : {512U, 1024U, 2048U, 4096U}) {
+    static constexpr std::uint32_t depths[] = {512, 1024, 2048, 4096};
+    LinkRuns runs;
+    for (const std::uint32_t depth : depths) runs.add(cycles, analytic::ApenetEfficiency::with_fifo(depth).et(), 4096);
+    runs.check();
+    for (const std::uint32_t depth : depths) {
         const auto m = analytic::ApenetEfficiency::with_fifo(depth);
         const auto s = simulate_apenet_link(ApenetCredit::with_fifo(depth), 4096, cycles);
         out.printf("%6u %8.3f %8.3f %8.3f %10.3f %9.0f MB/s %7.0f MB/s %7.0f MB/s %7.0f MB/s\n", depth, m.e3(), m.et(),
@@ -80,6 +105,10 @@ int fig13(const Settings& s, const ApenetCredit& protocol, const analytic::Apene
           double line_MBps, fabric_apps::OutputFile& out) {
     static constexpr std::uint64_t sizes[] = {64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 1048576};
     const analytic::ApenetHostRead host;
+    LinkRuns runs;
+    for (const std::uint64_t m : sizes)
+        runs.add(s.cycles, model.for_message(m).et(), static_cast<std::uint32_t>(std::min<std::uint64_t>(m, 4096)));
+    runs.check();
     nlohmann::json rows = nlohmann::json::array();
     if (s.format != "json")
         out.printf("APEnet+ link against message size (FIFO depth %u, C = %u, T_RED = %u; a message up to 4 KB is one "
@@ -106,8 +135,6 @@ int fig13(const Settings& s, const ApenetCredit& protocol, const analytic::Apene
 }
 
 int one_link(const Settings& s, fabric_apps::OutputFile& out) {
-    fabric_apps::check(fabric_apps::Cost().add("link cycles simulated", static_cast<double>(s.cycles) *
-                                               (s.table ? 8 : s.fig13 ? 7 : 1), ApenetCost::per_link_cycle));
     detail::require(!(s.table && s.fig13), "--table and --fig13 are two reports: give one");
     detail::require(!(s.table && s.format == "json"), "--table is printed as text: leave out --json (--format json), "
                     "or --table for one link's JSON");
@@ -124,6 +151,9 @@ int one_link(const Settings& s, fabric_apps::OutputFile& out) {
     model.t_red = protocol.t_red;
     const double line_MBps = lane.bandwidth().megabytes_per_second();
     if (s.fig13) return fig13(s, protocol, model, line_MBps, out);
+    LinkRuns runs;
+    runs.add(s.cycles, model.et(), 4096);
+    runs.check();
     const auto sim = simulate_apenet_link(protocol, 4096, s.cycles);
     if (s.format == "json") {
         analytic::ApenetEfficiency without = model;
