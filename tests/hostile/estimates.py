@@ -63,26 +63,14 @@ def cases(work):
         ("percs_mapping", "--supernodes 8 --pattern alltoall"),
         ("benes_route", "--ports 65536"),
         # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
-        # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
-        # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
-        # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
         ("qcdoc_global_sum", "--partition 64,64"),
-        ("qcdoc_global_sum", "--partition 1024 --doubled"),
-        ("qcdoc_global_sum", "--partition 1024 --doubled"),
-        ("qcdoc_global_sum", "--partition 1024 --doubled"),
         ("qcdoc_global_sum", "--partition 1024 --doubled"),
         ("qcdoc_scu", "--words 200000"),
         # The main iteration and every row of the hard-scaling table, their faces growing with the volumes.
-        # The main iteration and every row of the hard-scaling table, their faces growing with the volumes.
-        # The main iteration and every row of the hard-scaling table, their faces growing with the volumes.
         ("qcdoc_lattice", "--local 8,8,8,8"),
         ("qcdoc_lattice", "--local 16,16,16,16 --global 32,32,32,32"),
-        ("qcdoc_lattice", "--local 16,16,16,16 --global 32,32,32,32"),
-        ("qcdoc_lattice", "--local 16,16,16,16 --global 32,32,32,32"),
-        # The timers' firings over a minute past the fault, and over 1,060 s.
         # The timers' firings over a minute past the fault, and over 1,060 s.
         ("lofamo_scenario", "--at 10"),
-        ("lofamo_scenario", "--at 1000"),
         ("lofamo_scenario", "--at 1000"),
         # One run of the link, and nine of Fig. 13's packet sizes.
         ("apenet_link", "--cycles 200000"),
