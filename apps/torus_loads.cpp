@@ -19,6 +19,7 @@
 #include <iostream>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -48,6 +49,51 @@ double max_in_direction(const fabric::LinkLoads& loads, bool plus) {
     return m;
 }
 
+/// Whether link_load takes the symmetric path for uniform traffic on this cube under this routing
+/// (sim/link_load.hpp): the torus under dimension order does; the mesh states no symmetry and is walked
+/// pair by pair.
+template <std::size_t R, fabric::Boundary B, class Routing>
+constexpr bool by_symmetry = fabric::detail::symmetry_undeclared<
+    fabric::Fabric<fabric::KAryNCube<R, fabric::BasicLink<2>, fabric::DynamicExtents, B>, Routing>,
+    fabric::UniformTraffic>().empty();
+
+/// What link_load of uniform traffic on the cube of `radices` costs, added to `cost` before it starts,
+/// counted from what each path does. By symmetry (sim/link_load_symmetric.hpp): the flows of one source
+/// (a node each), then in each dimension the legs of one ring to every position, k^2 / 4 hops for k
+/// nodes, about 410 instructions a hop (callgrind: rings of 4,096 and 8,192), then every channel filled
+/// from its orbit. Pair by pair: every pair's route, about 140 instructions a pair and 13 a hop of its
+/// mean route (k / 4 a torus dimension, (k^2 - 1) / (3k) a mesh one; callgrind: 16x16 to 64x64 meshes).
+/// `written`: each channel's record written, about 6,200 instructions as csv and 13,500 as json (callgrind:
+/// 16x16 to 64x64x4), and its memory, about 100 bytes as csv and 1,000 as json (peak resident: 256x256 csv
+/// 31 MB, 128x128 json 72 MB).
+template <std::size_t R, fabric::Boundary B, class Routing>
+void add_cube_cost(fabric_apps::Cost& cost, const std::vector<long long>& radices, const std::string& name,
+                   const char* written = nullptr) {
+    constexpr bool torus = B == fabric::Boundary::wrap;
+    double nodes = 1, hops = 0, legs = 0, channels = 0;
+    for (const long long k : radices) nodes *= static_cast<double>(k);
+    for (const long long r : radices) {
+        const double k = static_cast<double>(r);
+        hops += torus ? (r % 2 == 0 ? k / 4 : (k * k - 1) / (4 * k)) : (k * k - 1) / (3 * k);
+        legs += k * k / 4;
+        channels += r < 2 ? 0 : torus ? 2 * nodes : 2 * (k - 1) * nodes / k;
+    }
+    if constexpr (by_symmetry<R, B, Routing>) {
+        cost.add(name + ": flows of one source", nodes, 30);
+        cost.add(name + ": ring legs (k^2 / 4 hops a dimension)", legs, 410);
+        cost.add(name + ": channels filled", channels, 50);
+    } else {
+        cost.add(name + ": router pairs walked", nodes * nodes, 140);
+        cost.add(name + ": route hops", nodes * nodes * hops, 13);
+    }
+    if (written) {
+        const bool json = std::string(written) == "json";
+        cost.add(name + ": channels written", channels, json ? 13500 : 6200);
+        cost.need("each channel's record" + std::string(json ? " and JSON" : ""), channels * (json ? 1000 : 100));
+    }
+    cost.need("the loads of every channel", 8 * nodes * 2 * static_cast<double>(R));
+}
+
 template <std::size_t R>
 void add_rows(std::vector<Row>& rows, long long k) {
     using fabric::Boundary;
@@ -60,6 +106,16 @@ void add_rows(std::vector<Row>& rows, long long k) {
     rows.push_back({shape + " torus", "DOR, tie +", "- channels", kd / 8 - 0.25, max_in_direction(positive, false)});
     rows.push_back({shape + " mesh", "DOR", "bisection", kd / 4,
                     uniform_loads<R, Boundary::open, fabric::DorTieSplit<>>(k).max_load()});
+}
+
+/// The cubes of the table, in its order: f(rank, radix) each.
+template <class F>
+void for_each_table_cube(F&& f) {
+    f(std::integral_constant<std::size_t, 1>{}, 8);
+    f(std::integral_constant<std::size_t, 2>{}, 8);
+    f(std::integral_constant<std::size_t, 3>{}, 8);
+    f(std::integral_constant<std::size_t, 2>{}, 16);
+    f(std::integral_constant<std::size_t, 4>{}, 4);
 }
 
 struct Settings : fabric_apps::Common {
@@ -86,6 +142,9 @@ struct Settings : fabric_apps::Common {
 template <std::size_t R, fabric::Boundary B, class Routing>
 void print_channels(const Settings& s, std::ostream& out) {
     using T = fabric::KAryNCube<R, fabric::BasicLink<2>, fabric::DynamicExtents, B>;
+    fabric_apps::Cost cost = fabric_apps::tool_start();
+    add_cube_cost<R, B, Routing>(cost, s.channels, "loads", s.format.c_str());
+    fabric_apps::check(cost);
     const T topo(s.channels);
     const fabric::Fabric<T, Routing> net{topo};
     const auto records =
@@ -110,15 +169,6 @@ int channels(const Settings& s, std::ostream& out) {
     fabric::detail::require(s.channels.size() >= 1 && s.channels.size() <= 4,
                             "--channels takes 1 to 4 radices, e.g. 8,8; got ", s.channels.size());
     fabric::detail::require(s.format != "text", "--channels writes csv or json: add --format csv or --format json");
-    // Uniform traffic routes every pair: nodes^2 routes of at most sum(k)/3 + 1 hops
-    // on average (k/4 a torus dimension, k/3 a mesh one); about 7.5e8 hops a second
-    // measured on a 64x64 torus.
-    double nodes = 1, hops = 1;
-    for (const long long k : s.channels) {
-        nodes *= static_cast<double>(k);
-        hops += static_cast<double>(k) / 3;
-    }
-    fabric_apps::check(fabric_apps::Cost().add("route hops", nodes * nodes * hops, 3.75));
     switch (s.channels.size()) {
         case 1: channels_of<1>(s, out); break;
         case 2: channels_of<2>(s, out); break;
@@ -132,12 +182,20 @@ int loads(const Settings& s, fabric_apps::OutputFile& out) {
     if (!s.channels.empty()) return channels(s, out.stream());
     enum class Format { table, csv, json };
     const Format format = s.format == "csv" ? Format::csv : s.format == "json" ? Format::json : Format::table;  // text: the table
+    // The table's cubes, each a torus with ties split, with ties positive, and a mesh (add_rows): their
+    // cost, then their rows.
+    fabric_apps::Cost cost = fabric_apps::tool_start();
+    for_each_table_cube([&]<std::size_t R>(std::integral_constant<std::size_t, R>, long long k) {
+        using fabric::Boundary;
+        const std::vector<long long> radices(R, k);
+        const std::string shape = std::to_string(k) + "-ary " + std::to_string(R) + "-cube";
+        add_cube_cost<R, Boundary::wrap, fabric::DorTieSplit<>>(cost, radices, shape + " torus, ties split");
+        add_cube_cost<R, Boundary::wrap, fabric::DorTiePositive<>>(cost, radices, shape + " torus, ties +");
+        add_cube_cost<R, Boundary::open, fabric::DorTieSplit<>>(cost, radices, shape + " mesh");
+    });
+    fabric_apps::check(cost);
     std::vector<Row> rows;
-    add_rows<1>(rows, 8);
-    add_rows<2>(rows, 8);
-    add_rows<3>(rows, 8);
-    add_rows<2>(rows, 16);
-    add_rows<4>(rows, 4);
+    for_each_table_cube([&]<std::size_t R>(std::integral_constant<std::size_t, R>, long long k) { add_rows<R>(rows, k); });
 
     bool all_match = true;
     for (const Row& r : rows) all_match = all_match && std::abs(r.textbook - r.measured) < 1e-9;

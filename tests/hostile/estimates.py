@@ -59,7 +59,11 @@ def cases(work):
         # A trace's work is its messages' flits over their routes, not its window.
         ("cycle_sim", f"--dims 4,4 --packet 65535 --trace {trace}"),
         ("torus_saturation", "--measure 300"),
+        # The torus by symmetry, the mesh pair by pair, each channel written; and the table of cubes.
         ("torus_loads", "--channels 32,32 --format csv"),
+        ("torus_loads", "--channels 64,64,4 --format csv"),
+        ("torus_loads", "--channels 32,32 --mesh --format json"),
+        ("torus_loads", "--format csv"),
         ("percs_mapping", "--supernodes 8 --pattern alltoall"),
         ("benes_route", "--ports 65536"),
         # A global sum's rings grow with the square of a dimension, its broadcast with the nodes.
