@@ -40,7 +40,6 @@ struct StageEnds {
     using Slot = typename CycleLists<std::uint32_t>::Slot;
     using ArrivalSlot = typename CycleLists<StageArrival>::Slot;
     static constexpr std::uint32_t P = S::P, V = S::V, NP = S::NP, L = S::L, NV = S::NV, LP = S::LP, NVP = S::NVP;
-    static constexpr std::uint16_t granted_bit = 0x8000;
 
     Net* net;
     Route route;

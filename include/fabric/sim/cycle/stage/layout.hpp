@@ -96,7 +96,7 @@ struct StepOut {
     }
 };
 
-enum class StageState : std::uint16_t { idle, waiting, active };
+enum class StageState : std::uint8_t { idle, waiting, active };
 
 /// An input VC (32 bytes): its front flit with its state, the flits behind it in a ring.
 struct StageVc {
@@ -106,9 +106,10 @@ struct StageVc {
     std::uint16_t count = 0;   // flits held (a source VC: 1 while its queue holds a packet)
     std::uint16_t head = 0;    // ring slot of the flit behind the front
     StageState state = StageState::idle;
+    std::uint8_t pointer_before = 0;  // granted its output VC: that VC's allocator pointer before,
     std::uint16_t out = 0;     // the step it asks for (waiting) or holds (active)
     std::uint16_t port = 0;    // that step's output port
-    std::uint16_t pad = 0;
+    std::uint16_t listed = 0;  // and its place among that cycle's grants (up to 0xffff; model.hpp)
 };
 static_assert(sizeof(StageVc) == 32);
 

@@ -51,7 +51,7 @@ struct StageModel : StageEnds<S, A, Route> {
     using typename Base::Ov;
     using typename Base::Slot;
     using typename Base::ArrivalSlot;
-    using Base::P, Base::V, Base::NP, Base::L, Base::NV, Base::LP, Base::NVP, Base::granted_bit, Base::adaptive;
+    using Base::P, Base::V, Base::NP, Base::L, Base::NV, Base::LP, Base::NVP, Base::adaptive;
     using Base::net, Base::route, Base::time, Base::obs, Base::window, Base::node_statistics, Base::exit_eject;
     using Base::route_head, Base::eject, Base::queue_of, Base::pop_source, Base::write_route;
 
@@ -97,41 +97,58 @@ struct StageModel : StageEnds<S, A, Route> {
     }
 
     // --- VC allocation ----------------------------------------------------------------------
+    /// One pass over the asks: a free output VC goes at once to its asker, listed
+    /// for the switch, with its pointer moved past it (the winner's record keeps the
+    /// pointer before and where it is listed); a later asker of the same cycle nearer
+    /// that pointer displaces it, taking its place in the list, the displaced waiting
+    /// on the VC. So the winners, their pointers and their order in the list are those
+    /// of granting once every ask is seen. A holder was granted in this pass exactly
+    /// when it is listed where its record says: a VC asks for one output VC at a time,
+    /// and one that holds a VC from an earlier cycle does not ask.
     [[gnu::noinline]] void allocate_vcs(const View& pv, std::uint64_t now) const {
         const View v = pv;
         const std::uint32_t* x = v.va.begin(now);
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
         auto bids = v.sa.slot(now + time.vc_allocation);
-        std::uint32_t granted = 0;
+        std::uint32_t* const listed = bids.items + bids.n;  // this pass's winners, one a grant
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
-            const std::uint32_t r = *x / LP, local = *x - r * LP, o = r * NVP + vc.out;
-            Ov& ov = v.ovs[o];
+            const std::uint32_t r = *x / LP, local = *x - r * LP;
+            Ov& ov = v.ovs[r * NVP + vc.out];
             if (ov.owner == Ov::free) {
-                ov.owner = static_cast<std::uint16_t>(local | granted_bit);
-                v.granted[granted++] = o;
-            } else if (ov.owner & granted_bit) {  // given this cycle: the asker nearer its pointer takes it
-                const std::uint32_t held = ov.owner & ~granted_bit;
-                if (stage_detail::ahead(local, ov.pointer, L) < stage_detail::ahead(held, ov.pointer, L)) {
-                    ov.waiters.set(held);
-                    ov.owner = static_cast<std::uint16_t>(local | granted_bit);
-                } else {
-                    ov.waiters.set(local);
-                }
-            } else {
-                ov.waiters.set(local);  // held: it asks again once the VC is freed
+                ov.owner = static_cast<std::uint16_t>(local);
+                vc.pointer_before = ov.pointer;
+                vc.listed = static_cast<std::uint16_t>(
+                    std::min(static_cast<std::uint32_t>(bids.items + bids.n - listed), std::uint32_t{0xffff}));
+                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                vc.state = StageState::active;
+                bids.push(*x);
+                continue;
             }
-        }
-        for (std::uint32_t i = 0; i < granted; ++i) {
-            const std::uint32_t o = v.granted[i];
-            Ov& ov = v.ovs[o];
-            const std::uint32_t local = ov.owner & ~granted_bit;
-            ov.owner = static_cast<std::uint16_t>(local);
-            ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
-            const std::uint32_t winner = o / NVP * LP + local;
-            v.vcs[winner].state = StageState::active;
-            bids.push(winner);
+            const std::uint32_t held = ov.owner, hx = r * LP + held;
+            StageVc& hv = v.vcs[hx];
+            const auto granted = static_cast<std::uint32_t>(bids.items + bids.n - listed);
+            std::uint32_t k = hv.listed;
+            bool now_granted = k < granted && listed[k] == hx;
+            if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
+                for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
+                    if (listed[j] == hx) now_granted = true, k = j;
+            if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
+                const std::uint32_t pointer = hv.pointer_before;
+                if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
+                    ov.waiters.set(held);
+                    hv.state = StageState::waiting;
+                    ov.owner = static_cast<std::uint16_t>(local);
+                    ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                    vc.pointer_before = static_cast<std::uint8_t>(pointer);
+                    vc.listed = hv.listed;
+                    vc.state = StageState::active;
+                    listed[k] = *x;
+                    continue;
+                }
+            }
+            ov.waiters.set(local);  // held: it asks again once the VC is freed
         }
         bids.done();
     }
