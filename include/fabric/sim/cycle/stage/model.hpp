@@ -179,8 +179,15 @@ struct StageModel : StageEnds<S, A, Route> {
     }
 
     /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
-    /// wins at once); each winner moves; the losers bid again next cycle.
-    [[gnu::noinline]] void grant_bids(const View& pv, std::uint64_t now) {
+    /// wins at once); each winner moves; the losers bid again next cycle. Compiled
+    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, so
+    /// that a move does not ask which.
+    void grant_bids(const View& pv, std::uint64_t now) {
+        if (pv.delay) grant_all<true>(pv, now);
+        else grant_all<false>(pv, now);
+    }
+    template <bool Alike>
+    [[gnu::noinline]] void grant_all(const View& pv, std::uint64_t now) {
         const View v = pv;
         // Nothing else of this phase pushes to these two lists: a next head asks at
         // now + 1 at the earliest and bids vc_allocation >= 1 later; with links of
@@ -198,14 +205,14 @@ struct StageModel : StageEnds<S, A, Route> {
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
                     Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
-                    move(v, pv, r, l, now, again, wire);
+                    move<Alike>(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            contended(v, pv, r, now, again, wire);
+            contended<Alike>(v, pv, r, now, again, wire);
         }
         again.done();
-        if (v.delay) wire.done();
+        if constexpr (Alike) wire.done();
     }
 
     /// A router with more than one bid (or, of more than 64 input VCs, any). Where it
@@ -214,6 +221,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// allocator here grants such a set whole); others go through the allocator. The
     /// winners move by increasing output port (where an adaptive route read at a move
     /// could see another's effects; else in any order), the losers bid again next cycle.
+    template <bool Alike>
     [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot& again,
                                           ArrivalSlot& wire) {
         auto& router = v.rt[r];
@@ -236,12 +244,12 @@ struct StageModel : StageEnds<S, A, Route> {
                     for (; outs; outs &= outs - 1) {
                         const std::uint32_t l = by_out[std::countr_zero(outs)];
                         Switch::lone(router.sw, l / V, l % V, vcs[l].port);
-                        move(v, pv, r, l, now, again, wire);
+                        move<Alike>(v, pv, r, l, now, again, wire);
                     }
                 } else {
                     bids.for_each([&](std::uint32_t l) {
                         Switch::lone(router.sw, l / V, l % V, vcs[l].port);
-                        move(v, pv, r, l, now, again, wire);
+                        move<Alike>(v, pv, r, l, now, again, wire);
                     });
                 }
                 return;
@@ -249,7 +257,7 @@ struct StageModel : StageEnds<S, A, Route> {
         }
         Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
             bids.reset(l);
-            move(v, pv, r, l, now, again, wire);
+            move<Alike>(v, pv, r, l, now, again, wire);
         });
         bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
@@ -261,6 +269,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// head behind a tail is routed.
     /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
     /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
+    template <bool Alike>
     [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
                                      Slot& again, ArrivalSlot& wire) {
         const std::uint32_t x = r * LP + l;
@@ -309,7 +318,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 if (!pk) pk = &v.live->packets[f.packet];
                 step = pk->route[onward.hop()].step;
             }
-            if (v.delay) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
+            if constexpr (Alike) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
             else v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
             ++v.live->in_flight;
             if (f.tail()) {  // the tail frees its output VC: those that asked for it ask again
