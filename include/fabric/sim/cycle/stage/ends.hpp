@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -72,8 +74,21 @@ struct StageEnds {
         }
     };
 
+    /// The output port of each route step: a table where V is not a power of two (a
+    /// load costs less than the division; where it is, the shift costs less, measured).
+    static constexpr auto port_of_step = [] {
+        std::array<std::uint16_t, NV + S::TP> t{};
+        for (std::uint32_t step = 0; step < t.size(); ++step)
+            t[step] = static_cast<std::uint16_t>(step < NV ? step / V : P + (step - NV));
+        return t;
+    }();
     [[gnu::always_inline]] static std::uint32_t out_port(std::uint32_t step) {
-        return step < NV ? step / V : P + (step - NV);
+        if constexpr (std::has_single_bit(V)) {
+            return step < NV ? step / V : P + (step - NV);
+        } else {
+            if (step >= port_of_step.size()) __builtin_unreachable();  // a step is an output VC or a terminal
+            return port_of_step[step];
+        }
     }
 
     /// A head at the front of `vc` takes route step `step`: it asks for that output VC,
