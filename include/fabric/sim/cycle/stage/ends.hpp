@@ -181,8 +181,8 @@ struct StageEnds {
 
     /// The source queue behind injection VC `l` of router r.
     [[gnu::always_inline]] static StageQueue& queue_of(const View& v, std::uint32_t r, std::uint32_t l) {
-        const std::uint32_t terminal = r * v.per_node + (l / V - P);
-        return v.queues[std::size_t{terminal} * v.queues_per + l % V];
+        const std::uint32_t terminal = r * v.per_node + (S::port_of(l) - P);
+        return v.queues[std::size_t{terminal} * v.queues_per + S::vc_of(l)];
     }
     /// The tail of `pk`, the head of its source queue, left: whether another packet is at the head now.
     [[gnu::always_inline]] static bool pop_source(const View& v, std::uint32_t r, std::uint32_t l, const Pk& pk) {

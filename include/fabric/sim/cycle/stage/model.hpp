@@ -204,7 +204,7 @@ struct StageModel : StageEnds<S, A, Route> {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
-                    Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
+                    Switch::lone(router.sw, S::port_of(l), S::vc_of(l), v.vcs[r * LP + l].port);
                     move<Alike>(v, pv, r, l, now, again, wire);
                     continue;
                 }
@@ -233,7 +233,7 @@ struct StageModel : StageEnds<S, A, Route> {
             std::uint64_t ins = 0, outs = 0, clash = 0;
             std::uint8_t by_out[NP];  // read only where `outs` has its bit
             bids.for_each([&](std::uint32_t l) {
-                const std::uint64_t in = std::uint64_t{1} << (l / V), out = std::uint64_t{1} << vcs[l].port;
+                const std::uint64_t in = std::uint64_t{1} << S::port_of(l), out = std::uint64_t{1} << vcs[l].port;
                 clash |= (ins & in) | (outs & out);
                 ins |= in;
                 outs |= out;
@@ -243,12 +243,12 @@ struct StageModel : StageEnds<S, A, Route> {
                 if constexpr (adaptive) {
                     for (; outs; outs &= outs - 1) {
                         const std::uint32_t l = by_out[std::countr_zero(outs)];
-                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
                         move<Alike>(v, pv, r, l, now, again, wire);
                     }
                 } else {
                     bids.for_each([&](std::uint32_t l) {
-                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
+                        Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
                         move<Alike>(v, pv, r, l, now, again, wire);
                     });
                 }
