@@ -1,8 +1,8 @@
 // The stage-list kernel's parts, each alone: the table of geometric gaps (the same
 // gap as the expression for every draw), bit sets, lists by cycle, the switch
 // allocators (the same grants and pointers as the wake kernel's allocators for any
-// bids), the wiring of a torus's ports, and the deadlock search on a ring worked
-// by hand.
+// bids), the wiring of a torus's ports, VC allocation's one pass worked by hand,
+// and the deadlock search on a ring worked by hand.
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace unit_stage_parts {  // the unit's own names: tests/CMakeLists.txt builds units in batches
@@ -171,6 +172,69 @@ TEST_CASE("StageNetwork: a 4x4 torus's ports wired by hand, every output VC with
     // Router 6's input port 1 VC 1 returns its credits to that output VC.
     CHECK(v.vcs[6 * S::LP + 1 * S::V + 1].up == o);
     CHECK(v.delay == 3);  // every link alike
+}
+
+TEST_CASE("StageModel::allocate_vcs: one pass, the asker nearest the pointer wins wherever it is listed") {
+    using T = Torus<2>;
+    using Fab = Fabric<T, DorTieSplit<>>;
+    using K = StageKernel<Fab, SeparableSwitch>;
+    using S = StaticShape<T>;
+    const Fab fab{T({4, 4})};
+    CycleConfig cfg;
+    const Links links(fab.topology(), cfg);
+    Shape shape;
+    shape.routers = 16;
+    shape.ports = 4;
+    shape.vcs = 2;
+    shape.terminals = 16;
+    StageNetwork<S, SeparableSwitch> n;
+    n.reset(shape, links, 8, 1, 2, 4, 4);
+    Observer obs;
+    const typename K::Model m{{&n, typename K::Route{&fab}, StageTiming{}, &obs, &cfg, false, 2}};
+    const auto v = n.view();
+    // Router 5's input VCs a = 2 (port 1, VC 0) and b = 7 (port 3, VC 1) ask for output VC 1
+    // (port 0, VC 1), whose pointer is 5: on a ring of L = 10 input VCs, b lies 2 on from it
+    // and a 7, so b wins though a asks first; c = 0 asks for the free output VC 2 between them.
+    constexpr std::uint32_t r = 5, a = 2, b = 7, c = 0, wanted = 1;
+    static_assert(S::L == 10);
+    for (const auto& [l, out] : {std::pair{a, wanted}, std::pair{b, wanted}, std::pair{c, 2U}}) {
+        StageVc& vc = v.vcs[r * S::LP + l];
+        vc.out = static_cast<std::uint16_t>(out);
+        vc.state = StageState::waiting;
+    }
+    auto& ov = v.ovs[r * S::NVP + wanted];
+    ov.pointer = 5;
+    v.va.push(10, r * S::LP + a);
+    v.va.push(10, r * S::LP + c);
+    v.va.push(10, r * S::LP + b);
+    m.allocate_vcs(v, 10);
+    CHECK(v.va.size(10) == 0);
+    CHECK(ov.owner == std::uint16_t{b});
+    CHECK(ov.pointer == 8);  // past b
+    CHECK(ov.waiters.test(a));
+    CHECK_FALSE(ov.waiters.test(b));
+    CHECK(v.vcs[r * S::LP + a].state == StageState::waiting);
+    CHECK(v.vcs[r * S::LP + b].state == StageState::active);
+    CHECK(v.ovs[r * S::NVP + 2].owner == std::uint16_t{c});
+    // Listed for the switch a cycle on, b in the place a had: as if granted once every ask was seen.
+    REQUIRE(v.sa.size(11) == 2);
+    CHECK(v.sa.begin(11)[0] == r * S::LP + b);
+    CHECK(v.sa.begin(11)[1] == r * S::LP + c);
+    // A cycle later the VC is held from an earlier cycle: a new asker waits, though the list's
+    // first place is where b's record says it was listed (that list now holds another winner).
+    constexpr std::uint32_t d = 4, e = 3;
+    v.vcs[r * S::LP + d].out = 3;
+    v.vcs[r * S::LP + d].state = StageState::waiting;
+    v.vcs[r * S::LP + e].out = static_cast<std::uint16_t>(wanted);
+    v.vcs[r * S::LP + e].state = StageState::waiting;
+    v.va.push(11, r * S::LP + d);
+    v.va.push(11, r * S::LP + e);
+    m.allocate_vcs(v, 11);
+    CHECK(ov.owner == std::uint16_t{b});
+    CHECK(ov.pointer == 8);
+    CHECK(ov.waiters.test(e));
+    REQUIRE(v.sa.size(12) == 1);
+    CHECK(v.sa.begin(12)[0] == r * S::LP + d);
 }
 
 TEST_CASE("find_stage_deadlock: four flits round a ring of one VC, each holding its link and waiting for the next") {

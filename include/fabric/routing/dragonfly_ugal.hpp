@@ -55,9 +55,13 @@ struct DragonflyUgal : DragonflyValiant {
         const auto via = static_cast<std::uint32_t>(choice % t.groups());
         const std::size_t min_len = route_via(t, src, dst, gs, out);
         if (gs == gd || via == gs || via == gd) return min_len;
+        // A minimal route that costs nothing wins whatever the other costs (a tie is
+        // the minimal route's): the Valiant route is not needed.
+        const std::uint64_t min_cost = cost(t, out, min_len, net);
+        if (min_cost == 0) return min_len;
         std::array<Hop, 5> valiant{};
         const std::size_t val_len = route_via(t, src, dst, via, valiant.data());
-        if (cost(t, out, min_len, net) <= cost(t, valiant.data(), val_len, net)) return min_len;
+        if (min_cost <= cost(t, valiant.data(), val_len, net)) return min_len;
         std::copy_n(valiant.data(), val_len, out);
         return val_len;
     }

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,7 +42,6 @@ struct StageEnds {
     using Slot = typename CycleLists<std::uint32_t>::Slot;
     using ArrivalSlot = typename CycleLists<StageArrival>::Slot;
     static constexpr std::uint32_t P = S::P, V = S::V, NP = S::NP, L = S::L, NV = S::NV, LP = S::LP, NVP = S::NVP;
-    static constexpr std::uint16_t granted_bit = 0x8000;
 
     Net* net;
     Route route;
@@ -73,8 +74,21 @@ struct StageEnds {
         }
     };
 
+    /// The output port of each route step: a table where V is not a power of two (a
+    /// load costs less than the division; where it is, the shift costs less, measured).
+    static constexpr auto port_of_step = [] {
+        std::array<std::uint16_t, NV + S::TP> t{};
+        for (std::uint32_t step = 0; step < t.size(); ++step)
+            t[step] = static_cast<std::uint16_t>(step < NV ? step / V : P + (step - NV));
+        return t;
+    }();
     [[gnu::always_inline]] static std::uint32_t out_port(std::uint32_t step) {
-        return step < NV ? step / V : P + (step - NV);
+        if constexpr (std::has_single_bit(V)) {
+            return step < NV ? step / V : P + (step - NV);
+        } else {
+            if (step >= port_of_step.size()) __builtin_unreachable();  // a step is an output VC or a terminal
+            return port_of_step[step];
+        }
     }
 
     /// A head at the front of `vc` takes route step `step`: it asks for that output VC,
@@ -167,8 +181,8 @@ struct StageEnds {
 
     /// The source queue behind injection VC `l` of router r.
     [[gnu::always_inline]] static StageQueue& queue_of(const View& v, std::uint32_t r, std::uint32_t l) {
-        const std::uint32_t terminal = r * v.per_node + (l / V - P);
-        return v.queues[std::size_t{terminal} * v.queues_per + l % V];
+        const std::uint32_t terminal = r * v.per_node + (S::port_of(l) - P);
+        return v.queues[std::size_t{terminal} * v.queues_per + S::vc_of(l)];
     }
     /// The tail of `pk`, the head of its source queue, left: whether another packet is at the head now.
     [[gnu::always_inline]] static bool pop_source(const View& v, std::uint32_t r, std::uint32_t l, const Pk& pk) {

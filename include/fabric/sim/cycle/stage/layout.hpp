@@ -11,6 +11,7 @@
 //              or NV + t: out to the router's terminal t (the route's last step)
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -78,8 +79,34 @@ struct StaticShape {
     static_assert(L < (1U << 15), "fabric: the cycle kernel numbers a router's input VCs in 15 bits");
     /// A route step: one byte where a router's output VCs and terminals fit.
     using Step = std::conditional_t<(NV + TP < 255), std::uint8_t, std::uint16_t>;
-    [[nodiscard]] static constexpr std::uint32_t port_of(std::uint32_t local) { return local / V; }
-    [[nodiscard]] static constexpr std::uint32_t vc_of(std::uint32_t local) { return local % V; }
+    /// A local input VC's port and VC: from a table where V is not a power of two (two
+    /// loads cost less than the division), by shift and mask where it is.
+    static constexpr bool tabled = !std::has_single_bit(V) && L <= 1024;
+    struct PortVc {
+        std::uint16_t port, vc;
+    };
+    static constexpr auto port_vc = [] {
+        std::array<PortVc, tabled ? L : 1> t{};
+        if constexpr (tabled)
+            for (std::uint32_t l = 0; l < L; ++l) t[l] = {static_cast<std::uint16_t>(l / V), static_cast<std::uint16_t>(l % V)};
+        return t;
+    }();
+    [[nodiscard]] static constexpr std::uint32_t port_of(std::uint32_t local) {
+        if constexpr (tabled) {
+            if (local >= L) __builtin_unreachable();
+            return port_vc[local].port;
+        } else {
+            return local / V;
+        }
+    }
+    [[nodiscard]] static constexpr std::uint32_t vc_of(std::uint32_t local) {
+        if constexpr (tabled) {
+            if (local >= L) __builtin_unreachable();
+            return port_vc[local].vc;
+        } else {
+            return local % V;
+        }
+    }
 };
 
 /// A route step written by a routing policy that writes hops (select_route's `out`): the output VC it takes.
@@ -96,7 +123,7 @@ struct StepOut {
     }
 };
 
-enum class StageState : std::uint16_t { idle, waiting, active };
+enum class StageState : std::uint8_t { idle, waiting, active };
 
 /// An input VC (32 bytes): its front flit with its state, the flits behind it in a ring.
 struct StageVc {
@@ -106,9 +133,10 @@ struct StageVc {
     std::uint16_t count = 0;   // flits held (a source VC: 1 while its queue holds a packet)
     std::uint16_t head = 0;    // ring slot of the flit behind the front
     StageState state = StageState::idle;
+    std::uint8_t pointer_before = 0;  // granted its output VC: that VC's allocator pointer before,
     std::uint16_t out = 0;     // the step it asks for (waiting) or holds (active)
     std::uint16_t port = 0;    // that step's output port
-    std::uint16_t pad = 0;
+    std::uint16_t listed = 0;  // and its place among that cycle's grants (up to 0xffff; model.hpp)
 };
 static_assert(sizeof(StageVc) == 32);
 

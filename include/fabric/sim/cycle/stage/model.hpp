@@ -51,7 +51,7 @@ struct StageModel : StageEnds<S, A, Route> {
     using typename Base::Ov;
     using typename Base::Slot;
     using typename Base::ArrivalSlot;
-    using Base::P, Base::V, Base::NP, Base::L, Base::NV, Base::LP, Base::NVP, Base::granted_bit, Base::adaptive;
+    using Base::P, Base::V, Base::NP, Base::L, Base::NV, Base::LP, Base::NVP, Base::adaptive;
     using Base::net, Base::route, Base::time, Base::obs, Base::window, Base::node_statistics, Base::exit_eject;
     using Base::route_head, Base::eject, Base::queue_of, Base::pop_source, Base::write_route;
 
@@ -97,41 +97,58 @@ struct StageModel : StageEnds<S, A, Route> {
     }
 
     // --- VC allocation ----------------------------------------------------------------------
+    /// One pass over the asks: a free output VC goes at once to its asker, listed
+    /// for the switch, with its pointer moved past it (the winner's record keeps the
+    /// pointer before and where it is listed); a later asker of the same cycle nearer
+    /// that pointer displaces it, taking its place in the list, the displaced waiting
+    /// on the VC. So the winners, their pointers and their order in the list are those
+    /// of granting once every ask is seen. A holder was granted in this pass exactly
+    /// when it is listed where its record says: a VC asks for one output VC at a time,
+    /// and one that holds a VC from an earlier cycle does not ask.
     [[gnu::noinline]] void allocate_vcs(const View& pv, std::uint64_t now) const {
         const View v = pv;
         const std::uint32_t* x = v.va.begin(now);
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
         auto bids = v.sa.slot(now + time.vc_allocation);
-        std::uint32_t granted = 0;
+        std::uint32_t* const listed = bids.items + bids.n;  // this pass's winners, one a grant
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
-            const std::uint32_t r = *x / LP, local = *x - r * LP, o = r * NVP + vc.out;
-            Ov& ov = v.ovs[o];
+            const std::uint32_t r = *x / LP, local = *x - r * LP;
+            Ov& ov = v.ovs[r * NVP + vc.out];
             if (ov.owner == Ov::free) {
-                ov.owner = static_cast<std::uint16_t>(local | granted_bit);
-                v.granted[granted++] = o;
-            } else if (ov.owner & granted_bit) {  // given this cycle: the asker nearer its pointer takes it
-                const std::uint32_t held = ov.owner & ~granted_bit;
-                if (stage_detail::ahead(local, ov.pointer, L) < stage_detail::ahead(held, ov.pointer, L)) {
-                    ov.waiters.set(held);
-                    ov.owner = static_cast<std::uint16_t>(local | granted_bit);
-                } else {
-                    ov.waiters.set(local);
-                }
-            } else {
-                ov.waiters.set(local);  // held: it asks again once the VC is freed
+                ov.owner = static_cast<std::uint16_t>(local);
+                vc.pointer_before = ov.pointer;
+                vc.listed = static_cast<std::uint16_t>(
+                    std::min(static_cast<std::uint32_t>(bids.items + bids.n - listed), std::uint32_t{0xffff}));
+                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                vc.state = StageState::active;
+                bids.push(*x);
+                continue;
             }
-        }
-        for (std::uint32_t i = 0; i < granted; ++i) {
-            const std::uint32_t o = v.granted[i];
-            Ov& ov = v.ovs[o];
-            const std::uint32_t local = ov.owner & ~granted_bit;
-            ov.owner = static_cast<std::uint16_t>(local);
-            ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
-            const std::uint32_t winner = o / NVP * LP + local;
-            v.vcs[winner].state = StageState::active;
-            bids.push(winner);
+            const std::uint32_t held = ov.owner, hx = r * LP + held;
+            StageVc& hv = v.vcs[hx];
+            const auto granted = static_cast<std::uint32_t>(bids.items + bids.n - listed);
+            std::uint32_t k = hv.listed;
+            bool now_granted = k < granted && listed[k] == hx;
+            if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
+                for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
+                    if (listed[j] == hx) now_granted = true, k = j;
+            if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
+                const std::uint32_t pointer = hv.pointer_before;
+                if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
+                    ov.waiters.set(held);
+                    hv.state = StageState::waiting;
+                    ov.owner = static_cast<std::uint16_t>(local);
+                    ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                    vc.pointer_before = static_cast<std::uint8_t>(pointer);
+                    vc.listed = hv.listed;
+                    vc.state = StageState::active;
+                    listed[k] = *x;
+                    continue;
+                }
+            }
+            ov.waiters.set(local);  // held: it asks again once the VC is freed
         }
         bids.done();
     }
@@ -162,8 +179,15 @@ struct StageModel : StageEnds<S, A, Route> {
     }
 
     /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
-    /// wins at once); each winner moves; the losers bid again next cycle.
-    [[gnu::noinline]] void grant_bids(const View& pv, std::uint64_t now) {
+    /// wins at once); each winner moves; the losers bid again next cycle. Compiled
+    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, so
+    /// that a move does not ask which.
+    void grant_bids(const View& pv, std::uint64_t now) {
+        if (pv.delay) grant_all<true>(pv, now);
+        else grant_all<false>(pv, now);
+    }
+    template <bool Alike>
+    [[gnu::noinline]] void grant_all(const View& pv, std::uint64_t now) {
         const View v = pv;
         // Nothing else of this phase pushes to these two lists: a next head asks at
         // now + 1 at the earliest and bids vc_allocation >= 1 later; with links of
@@ -180,15 +204,15 @@ struct StageModel : StageEnds<S, A, Route> {
                     router.bids.w[0] = 0;
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
-                    Switch::lone(router.sw, l / V, l % V, v.vcs[r * LP + l].port);
-                    move(v, pv, r, l, now, again, wire);
+                    Switch::lone(router.sw, S::port_of(l), S::vc_of(l), v.vcs[r * LP + l].port);
+                    move<Alike>(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            contended(v, pv, r, now, again, wire);
+            contended<Alike>(v, pv, r, now, again, wire);
         }
         again.done();
-        if (v.delay) wire.done();
+        if constexpr (Alike) wire.done();
     }
 
     /// A router with more than one bid (or, of more than 64 input VCs, any). Where it
@@ -197,6 +221,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// allocator here grants such a set whole); others go through the allocator. The
     /// winners move by increasing output port (where an adaptive route read at a move
     /// could see another's effects; else in any order), the losers bid again next cycle.
+    template <bool Alike>
     [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot& again,
                                           ArrivalSlot& wire) {
         auto& router = v.rt[r];
@@ -208,7 +233,7 @@ struct StageModel : StageEnds<S, A, Route> {
             std::uint64_t ins = 0, outs = 0, clash = 0;
             std::uint8_t by_out[NP];  // read only where `outs` has its bit
             bids.for_each([&](std::uint32_t l) {
-                const std::uint64_t in = std::uint64_t{1} << (l / V), out = std::uint64_t{1} << vcs[l].port;
+                const std::uint64_t in = std::uint64_t{1} << S::port_of(l), out = std::uint64_t{1} << vcs[l].port;
                 clash |= (ins & in) | (outs & out);
                 ins |= in;
                 outs |= out;
@@ -218,13 +243,13 @@ struct StageModel : StageEnds<S, A, Route> {
                 if constexpr (adaptive) {
                     for (; outs; outs &= outs - 1) {
                         const std::uint32_t l = by_out[std::countr_zero(outs)];
-                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
-                        move(v, pv, r, l, now, again, wire);
+                        Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
+                        move<Alike>(v, pv, r, l, now, again, wire);
                     }
                 } else {
                     bids.for_each([&](std::uint32_t l) {
-                        Switch::lone(router.sw, l / V, l % V, vcs[l].port);
-                        move(v, pv, r, l, now, again, wire);
+                        Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
+                        move<Alike>(v, pv, r, l, now, again, wire);
                     });
                 }
                 return;
@@ -232,7 +257,7 @@ struct StageModel : StageEnds<S, A, Route> {
         }
         Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
             bids.reset(l);
-            move(v, pv, r, l, now, again, wire);
+            move<Alike>(v, pv, r, l, now, again, wire);
         });
         bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
@@ -244,6 +269,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// head behind a tail is routed.
     /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
     /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
+    template <bool Alike>
     [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
                                      Slot& again, ArrivalSlot& wire) {
         const std::uint32_t x = r * LP + l;
@@ -292,7 +318,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 if (!pk) pk = &v.live->packets[f.packet];
                 step = pk->route[onward.hop()].step;
             }
-            if (v.delay) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
+            if constexpr (Alike) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
             else v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
             ++v.live->in_flight;
             if (f.tail()) {  // the tail frees its output VC: those that asked for it ask again

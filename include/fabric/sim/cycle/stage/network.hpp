@@ -35,7 +35,7 @@ public:
         Pk* packets;
         std::uint32_t* free;  // packet records free to take, the last first
         std::uint32_t n_free;
-        std::uint32_t n_bidding = 0, n_granted = 0;
+        std::uint32_t n_bidding = 0;
         std::uint64_t buffered = 0, in_flight = 0, queued = 0;
     };
     /// The run's arrays by pointer and its sizes: the same through a run, so that a
@@ -52,7 +52,6 @@ public:
         typename CycleLists<StageArrival>::View arrivals;
         typename CycleLists<std::uint32_t>::View va, sa;
         std::uint32_t* bidding;  // routers with bids this cycle
-        std::uint32_t* granted;  // output VCs granted in this cycle's VC allocation
         std::uint32_t ring, depth, per_node, queues_per;
         std::uint32_t delay;     // every link's grant-to-arrival delay when they are all alike, else 0
         // With adaptive routing (else empty): per router and port, the flits of the packets
@@ -105,7 +104,6 @@ public:
         va_.reset(std::max<std::uint64_t>(va_ahead, 1), vcs_.size());
         sa_.reset(std::max<std::uint64_t>(sa_ahead, 1), vcs_.size());
         bidding_.assign(routers_, 0);
-        granted_.assign(ovs_.size() + 1, 0);
         if (delay_ == none) delay_ = 0;
         backlog_.assign(adaptive ? std::size_t{routers_} * S::NP : 0, 0);
         seen_from_.assign(adaptive ? ovs_.size() : 0, 0);
@@ -114,7 +112,7 @@ public:
     [[nodiscard]] View view() {
         live_ = Live{packets_.data(), free_.data(), static_cast<std::uint32_t>(free_.size())};
         return View{vcs_.data(), flits_.data(), ovs_.data(), rt_.data(), &live_, queues_.data(), deal_.data(),
-                    held_.data(), arrivals_.view(), va_.view(), sa_.view(), bidding_.data(), granted_.data(),
+                    held_.data(), arrivals_.view(), va_.view(), sa_.view(), bidding_.data(),
                     depth_ - 1, depth_, per_node_, queues_per_, delay_, backlog_.data(), seen_from_.data()};
     }
 
@@ -152,7 +150,7 @@ private:
     std::vector<std::uint32_t> deal_, held_;
     CycleLists<StageArrival> arrivals_;
     CycleLists<std::uint32_t> va_, sa_;
-    std::vector<std::uint32_t> bidding_, granted_;
+    std::vector<std::uint32_t> bidding_;
     std::uint32_t delay_ = 0;
     std::vector<std::uint32_t> backlog_;
     std::vector<std::uint64_t> seen_from_;
