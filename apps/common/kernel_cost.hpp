@@ -1,8 +1,11 @@
 // What a run of the cycle kernel costs, for the estimate a tool makes before it
-// starts (limits.hpp): its instructions follow, within a few percent on every
-// family, from its flit moves (a flit through a switch, into or out of the network),
-// its packets (each made, routed and delivered) and its router-cycles, at the figures
-// below, fitted with callgrind (tests/hostile/estimates.py --calibrate). The counts
+// starts (limits.hpp): its instructions, from its flit moves (a flit through a
+// switch, into or out of the network), its packets (each made, routed and delivered)
+// and its router-cycles, at the figures below, fitted with callgrind on 7d600f2's
+// kernel, whose counts they followed within a few percent on every family. The
+// stage-list kernel spends about 350 a flit move where that one spent 775, so they
+// now overstate a run; tests/hostile/estimates.py holds every tool within 2x of
+// callgrind's count but torus_saturation (3 to 4.8x, docs/tools.md). The counts
 // come from the run's settings: the cycles it runs, its offered load, and the mean
 // route of its traffic, drawn from the pattern and the routing itself; the flit moves
 // a cycle are at most what half of the channels carry (a run past saturation accepts
