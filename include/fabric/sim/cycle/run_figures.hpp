@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/observer.hpp>
@@ -14,13 +15,12 @@
 
 namespace fabric::cycle {
 
-/// The figures a run derives from its counts once it stops after `cycles` cycles.
-template <class Kernel>
-CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
-    const CycleConfig& cfg = k.cfg();
-    Observer& obs = k.observer();
+/// The figures a run derives from its counts once it stops after `cycles` cycles,
+/// `sent` being each channel's flits sent in the window: one function for every
+/// kernel (the stage-list kernel's run calls it too).
+inline CycleResult derive_figures(const CycleConfig& cfg, const Shape& shape, Observer& obs,
+                                  const std::vector<std::uint64_t>& sent, std::uint64_t cycles) {
     CycleResult& res = obs.res;
-    const Shape& shape = k.shape();
     res.cycles = cycles;
     res.window_start = std::min(cfg.warmup, cycles);
     res.window_cycles = std::min(cfg.measure, cycles - res.window_start);
@@ -43,10 +43,15 @@ CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
     res.terminals_per_node = shape.per_node;
     res.terminals = shape.terminals;
     res.classes = obs.classes.finish(window_node_cycles);
-    const auto& sent = k.channels().sent_in_window();
     res.channel_utilisation.resize(sent.size());
     for (std::size_t c = 0; c < sent.size(); ++c) res.channel_utilisation[c] = static_cast<double>(sent[c]) / window;
     return std::move(res);
+}
+
+/// The figures of a run of `k` (a wake kernel) once it stops after `cycles` cycles.
+template <class Kernel>
+CycleResult finish_run(Kernel& k, std::uint64_t cycles) {
+    return derive_figures(k.cfg(), k.shape(), k.observer(), k.channels().sent_in_window(), cycles);
 }
 
 }  // namespace fabric::cycle

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/concepts/fabric.hpp>
@@ -22,6 +23,7 @@
 #include <fabric/sim/cycle/links.hpp>
 #include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/observer.hpp>
+#include <fabric/sim/cycle/run_figures.hpp>
 #include <fabric/sim/cycle/shape.hpp>
 #include <fabric/sim/cycle/stage/deadlock.hpp>
 #include <fabric/sim/cycle/stage/model.hpp>
@@ -226,34 +228,10 @@ private:
         bool ended_ = false;
     };
 
-    /// The figures derived once the run stops after `cycles` cycles (as run.hpp's finish_run).
+    /// The figures derived once the run stops after `cycles` cycles (run_figures.hpp).
     static CycleResult finish(const CycleConfig& cfg, const Shape& shape, Observer& obs,
                               const std::vector<std::uint64_t>& sent, std::uint64_t cycles) {
-        CycleResult& res = obs.res;
-        res.cycles = cycles;
-        res.window_start = std::min(cfg.warmup, cycles);
-        res.window_cycles = std::min(cfg.measure, cycles - res.window_start);
-        const auto window = static_cast<double>(
-            std::max<std::uint64_t>(1, std::min(cfg.measure, cycles > cfg.warmup ? cycles - cfg.warmup : 0)));
-        const double window_node_cycles = window * shape.terminals;
-        res.offered = static_cast<double>(res.flits_created_in_window + res.flits_refused_in_window) / window_node_cycles;
-        res.refused = static_cast<double>(res.flits_refused_in_window) / window_node_cycles;
-        res.accepted = static_cast<double>(res.flits_ejected_in_window) / window_node_cycles;
-        res.saturated = !res.drained || res.accepted < 0.95 * res.offered;
-        res.latency = LatencySummary::of(obs.latency);
-        res.network_latency = LatencySummary::of(obs.network);
-        res.hops_mean = res.measured_delivered
-                            ? static_cast<double>(res.measured_hops) / static_cast<double>(res.measured_delivered)
-                            : 0.0;
-        res.message_latency = LatencySummary::of(obs.message);
-        res.transaction_latency = LatencySummary::of(obs.transaction);
-        res.ports_per_node = shape.ports;
-        res.terminals_per_node = shape.per_node;
-        res.terminals = shape.terminals;
-        res.classes = obs.classes.finish(window_node_cycles);
-        res.channel_utilisation.resize(sent.size());
-        for (std::size_t c = 0; c < sent.size(); ++c) res.channel_utilisation[c] = static_cast<double>(sent[c]) / window;
-        return std::move(res);
+        return derive_figures(cfg, shape, obs, sent, cycles);
     }
 };
 
