@@ -149,19 +149,26 @@ TEST_CASE("StageSwitch: the separable allocator and iSLIP grant as the wake kern
     static_assert(stage_switch_v<SeparableOutputFirst> && !stage_switch_v<Wavefront>);
 }
 
-TEST_CASE("StageNetwork: a 4x4 torus's ports wired by hand, every output VC with its credits") {
-    using T = Torus<2>;
-    using S = StaticShape<T>;
-    const Fabric<T, DorTieSplit<>> net{T({4, 4})};
-    CycleConfig cfg;
-    const Links links(net.topology(), cfg);
+/// The stage network of a 4x4 torus (16 routers, 4 ports, 2 VCs, one terminal each) with 8-flit buffers,
+/// as both tests below take it.
+template <class S, class Fab>
+void reset_4x4(StageNetwork<S, SeparableSwitch>& n, const Fab& fab, const CycleConfig& cfg) {
+    const Links links(fab.topology(), cfg);
     Shape shape;
     shape.routers = 16;
     shape.ports = 4;
     shape.vcs = 2;
     shape.terminals = 16;
-    StageNetwork<S, SeparableSwitch> n;
     n.reset(shape, links, 8, 1, 2, 4, 4);
+}
+
+TEST_CASE("StageNetwork: a 4x4 torus's ports wired by hand, every output VC with its credits") {
+    using T = Torus<2>;
+    using S = StaticShape<T>;
+    const Fabric<T, DorTieSplit<>> net{T({4, 4})};
+    CycleConfig cfg;
+    StageNetwork<S, SeparableSwitch> n;
+    reset_4x4(n, net, cfg);
     const auto v = n.view();
     // Router 5 is (1, 1): port 0 leads + in dimension 0 to router 6, arriving at its port 1
     // (the - port of dimension 0); VC 1 of that output VC arrives at input VC 6 * LP + 1 * 2 + 1.
@@ -181,14 +188,8 @@ TEST_CASE("StageModel::allocate_vcs: one pass, the asker nearest the pointer win
     using S = StaticShape<T>;
     const Fab fab{T({4, 4})};
     CycleConfig cfg;
-    const Links links(fab.topology(), cfg);
-    Shape shape;
-    shape.routers = 16;
-    shape.ports = 4;
-    shape.vcs = 2;
-    shape.terminals = 16;
     StageNetwork<S, SeparableSwitch> n;
-    n.reset(shape, links, 8, 1, 2, 4, 4);
+    reset_4x4(n, fab, cfg);
     Observer obs;
     const typename K::Model m{{&n, typename K::Route{&fab}, StageTiming{}, &obs, &cfg, false, 2}};
     const auto v = n.view();
