@@ -5,14 +5,15 @@
 // kernel (the wake kernel, which still serves every run the stage-list kernel does
 // not), whose counts it followed within a few percent on every family, and
 // StageKernelCost, fitted on the stage-list kernel (about 350 instructions a flit move
-// where the wake kernel spent 775), for a tool whose runs that kernel always serves.
-// cycle_sim and percs_packet price every run with the first, which overstates a run
-// the stage-list kernel serves; tests/hostile/estimates.py holds every tool within 2x
-// of callgrind's count. The counts come from the run's settings: the cycles it runs,
-// its offered load, and the mean route of its traffic, drawn from the pattern and the
-// routing itself; the flit moves a cycle are at most what half of the channels carry
-// (a run past saturation accepts less than it offers, and its channels are never all
-// busy), or what the run is known to accept (KernelRun::accepted).
+// where the wake kernel spent 775), for the runs that kernel serves: cycle_sim asks the
+// simulator which kernel a run goes to (CycleSimulator::staged), torus_saturation's runs
+// all go to it, percs_packet's and apenet_link's are priced with the first.
+// tests/hostile/estimates.py holds every tool within 2x of callgrind's count. The
+// counts come from the run's settings: the cycles it runs, its offered load, and the
+// mean route of its traffic, drawn from the pattern and the routing itself; the flit
+// moves a cycle are at most what half of the channels carry (a run past saturation
+// accepts less than it offers, and its channels are never all busy), or what the run
+// is known to accept (KernelRun::accepted).
 #pragma once
 
 #include <algorithm>
@@ -84,13 +85,6 @@ struct KernelCounts {
         cost.add(what + ": set-up", runs, Table::per_run);
     }
 };
-
-/// Adds `runs` runs like `r` to `cost`, named by `what`.
-inline void add_kernel_runs(Cost& cost, const KernelRun& r, double runs, const std::string& what) {
-    KernelCounts c;
-    c.add(r, runs);
-    c.into(cost, what);
-}
 
 /// The mean route, in links, of `samples` packets whose destinations `pattern` draws
 /// (a terminal's router is terminal / its routers' terminals), each route weighted as

@@ -70,7 +70,7 @@ std::vector<double> sweep_loads(const RunSettings& s) {
     return experiment::loads(range[0], range[1], range[2]);
 }
 
-void add_runs(Cost& cost, const RunSettings& s, KernelRun base) {
+void add_runs(Cost& cost, const RunSettings& s, KernelRun base, bool staged) {
     const PacketSizes sizes = packet_sizes(s.packet);
     const auto& k = s.kernel;
     // The cycles a run takes: its window (a converging sampler's: its warm-up periods, 2 when it judges them, and
@@ -92,7 +92,7 @@ void add_runs(Cost& cost, const RunSettings& s, KernelRun base) {
             base.flits_per_cycle = rate * replies * base.terminals;
             runs.add(base, static_cast<double>(s.seeds.size()));
         }
-        runs.into(cost, "sweep runs");
+        staged ? runs.into<StageKernelCost>(cost, "sweep runs") : runs.into(cost, "sweep runs");
         return;
     }
     double rate = s.rate;
@@ -101,7 +101,9 @@ void add_runs(Cost& cost, const RunSettings& s, KernelRun base) {
         for (const double r : s.class_rates) rate += r;
     }
     base.flits_per_cycle = rate * replies * base.terminals;
-    add_kernel_runs(cost, base, 1, "run");
+    KernelCounts run;
+    run.add(base);
+    staged ? run.into<StageKernelCost>(cost, "run") : run.into(cost, "run");
 }
 
 void add_run_memory(Cost& cost, const cycle::MemoryNeed& need, const RunSettings& s, double terminals) {

@@ -43,8 +43,9 @@ CycleConfig cycle_config(const RunSettings& s);
 /// The loads of --sweep FROM:TO:STEP, each point's work and memory checked before the first runs.
 std::vector<double> sweep_loads(const RunSettings& s);
 /// The cost of the run the options describe on a network of `base`'s size and mean route
-/// (its cycles and load from the options: every load and seed of a sweep), added to `cost`.
-void add_runs(Cost& cost, const RunSettings& s, KernelRun base);
+/// (its cycles and load from the options: every load and seed of a sweep), added to `cost`,
+/// at the stage-list kernel's figures where that kernel runs it (`staged`), else the wake kernel's.
+void add_runs(Cost& cost, const RunSettings& s, KernelRun base, bool staged = false);
 /// The memory a run at the options' largest load is estimated to take (cycle::expected_memory), added to `cost`.
 void add_run_memory(Cost& cost, const cycle::MemoryNeed& need, const RunSettings& s, double terminals);
 /// Whether run `r` shows saturation, and why ("" when it does not): see run.cpp.
@@ -160,7 +161,9 @@ template <class Net, class Sim>
 void estimate(const Net& net, const Sim& sim, const RunSettings& s, const NamedPattern& pattern, bool checked,
               Cost cost) {
     if (checked) add_deadlock_check(cost, net);
-    add_runs(cost, s, kernel_run(net, pattern, s));
+    bool staged = false;
+    if constexpr (requires { sim.staged(); }) staged = sim.staged();
+    add_runs(cost, s, kernel_run(net, pattern, s), staged);
     if constexpr (requires { sim.memory_need(); })
         add_run_memory(cost, sim.memory_need(), s, static_cast<double>(pattern.task_count()));
     fabric_apps::check(cost);

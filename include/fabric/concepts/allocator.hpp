@@ -41,4 +41,15 @@ concept SwitchAllocator = requires {
     s.allocate(grant);
 };
 
+/// A switch allocator that is one of `A::alternatives` (a std::tuple of allocator
+/// types), the one at index `A::chosen()`, picked at run time (a tool's option):
+/// its stage forwards every call to that allocator's, so a run with it decides
+/// what a run with that allocator decides (and the cycle kernel may run it as that one;
+/// `A::staged`, if A has it, a std::tuple of the alternatives it may do so for).
+template <class A>
+concept ChosenAtRunTime = SwitchAllocator<A> && requires {
+    typename A::alternatives;
+    { A::chosen() } -> std::convertible_to<std::size_t>;
+};
+
 }  // namespace fabric

@@ -17,6 +17,7 @@
 //   occupancy.hpp    what adaptive routing reads of the routers' queues
 //   allocators.hpp   the round-robin VC allocator
 //   switch_allocators.hpp  switch allocator policies: SeparableSwitch, Islip<I>, ...
+//   chosen_switch.hpp      ChosenSwitch<Tag, As...>: one of them picked at run time
 //   router_allocation.hpp  a router's VC allocation and switch arbitration stages
 //   routers.hpp      the routers: arrivals, the router step, the switch traversal (a part)
 //   injection.hpp    Bernoulli and on/off arrivals, traces, source queues
@@ -84,6 +85,7 @@
 #include <fabric/sim/cycle/sinks.hpp>
 #include <fabric/sim/cycle/slot_pool.hpp>
 #include <fabric/sim/cycle/sources.hpp>
+#include <fabric/sim/cycle/chosen_switch.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 #include <fabric/sim/cycle/traffic_classes.hpp>
 #include <fabric/sim/cycle/watch.hpp>

@@ -128,6 +128,15 @@ public:
         return guarded([&] { return cycle::run_loads(core(), pattern, loads, partition_, tx_); });
     }
 
+    /// Whether a Bernoulli run of one class goes to the stage-list kernel (stage/dispatch.hpp;
+    /// the others go to the wake kernel): what a tool's estimate of its cost asks.
+    [[nodiscard]] bool staged() const {
+        if constexpr (std::is_same_v<Tx, cycle::Alone>)
+            return core().observer().classes.count() == 1 && cycle::stage_serves<Fab, A>(kernel_.fabric(), core());
+        else
+            return false;
+    }
+
     /// Injects the messages of a trace (sorted by cycle) at their cycles.
     CycleResult run_trace(std::span<const TraceMessage> trace) {
         return guarded([&] { return cycle::run_trace(core(), trace, partition_, tx_); });
