@@ -111,7 +111,7 @@ struct StageModel : StageEnds<S, A, Route> {
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
         auto bids = v.sa.slot(now + time.vc_allocation);
-        std::uint32_t* const listed = bids.items + bids.n;  // this pass's winners, one a grant
+        std::uint32_t* const listed = bids.end;  // this pass's winners, one a grant
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
             const std::uint32_t r = *x / LP, local = *x - r * LP;
@@ -120,7 +120,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 ov.owner = static_cast<std::uint16_t>(local);
                 vc.pointer_before = ov.pointer;
                 vc.listed = static_cast<std::uint16_t>(
-                    std::min(static_cast<std::uint32_t>(bids.items + bids.n - listed), std::uint32_t{0xffff}));
+                    std::min(static_cast<std::uint32_t>(bids.end - listed), std::uint32_t{0xffff}));
                 ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
                 vc.state = StageState::active;
                 bids.push(*x);
@@ -128,7 +128,7 @@ struct StageModel : StageEnds<S, A, Route> {
             }
             const std::uint32_t held = ov.owner, hx = r * LP + held;
             StageVc& hv = v.vcs[hx];
-            const auto granted = static_cast<std::uint32_t>(bids.items + bids.n - listed);
+            const auto granted = static_cast<std::uint32_t>(bids.end - listed);
             std::uint32_t k = hv.listed;
             bool now_granted = k < granted && listed[k] == hx;
             if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
