@@ -59,6 +59,12 @@ public:
     }
     [[nodiscard]] View view() { return View{items_.data(), sizes_.data(), mask_, room_}; }
     [[nodiscard]] std::uint64_t horizon() const { return mask_ + 1; }
+    /// The items in every cycle's list.
+    [[nodiscard]] std::uint64_t total() const {
+        std::uint64_t n = 0;
+        for (const std::uint32_t s : sizes_) n += s;
+        return n;
+    }
 
 private:
     std::vector<Item, detail::LargePageAllocator<Item>> items_;

@@ -62,11 +62,10 @@ struct StageModel : StageEnds<S, A, Route> {
         const StageArrival* a = v.arrivals.begin(now);
         const std::uint32_t n = v.arrivals.size(now);
         v.arrivals.clear(now);
-        v.live->in_flight -= n;
-        v.live->buffered += n;
         auto asks = v.va.slot(now + time.routing), bids = v.sa.slot(now);  // three lists: vc_allocation >= 1
         auto ejects = v.sa.slot(now + time.routing + time.vc_allocation);
         const std::uint32_t depth = v.depth, ring = v.ring;
+        [[maybe_unused]] const Pk* const packets = v.live->packets;  // adaptive: no packet is made in this phase
         for (const StageArrival* end = a + n; a != end; ++a) {
             StageVc& vc = v.vcs[a->vc];
             if (vc.count == 0) {
@@ -76,7 +75,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 if (vc.state == StageState::idle) {  // a head: routed, then it asks for its output VC
                     route_head(vc, a->step);
                     if constexpr (adaptive)
-                        v.backlog[std::size_t{a->vc / LP} * NP + vc.port] += v.live->packets[a->flit.packet].size;
+                        v.backlog[std::size_t{a->vc / LP} * NP + vc.port] += packets[a->flit.packet].size;
                     if (a->step < NV) asks.push(a->vc);
                     else ejects.push(a->vc);  // bound for its terminal: no VC to ask for
                 } else {  // its packet holds the output VC: it bids now
@@ -281,7 +280,6 @@ struct StageModel : StageEnds<S, A, Route> {
         bool more;  // a flit at the front after this one
         Pk* pk = nullptr;
         if (l < NV) {  // out of its ring; its slot's credit goes back upstream
-            --v.live->buffered;
             if (--vc.count != 0) {
                 vc.front = v.flits[(std::size_t{r} * NV + l) * v.ring + vc.head];
                 vc.head = static_cast<std::uint16_t>(vc.head + 1u == v.ring ? 0 : vc.head + 1);
@@ -320,7 +318,6 @@ struct StageModel : StageEnds<S, A, Route> {
             }
             if constexpr (Alike) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
             else v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
-            ++v.live->in_flight;
             if (f.tail()) {  // the tail frees its output VC: those that asked for it ask again
                 ov.owner = Ov::free;
                 if (ov.waiters.any()) [[unlikely]]
