@@ -111,6 +111,7 @@ struct StageModel : StageEnds<S, A, Route> {
         v.va.clear(now);
         auto bids = v.sa.slot(now + time.vc_allocation);
         std::uint32_t* const listed = bids.end;  // this pass's winners, one a grant
+        std::uint32_t granted = 0;               // how many (bids.end - listed, counted)
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
             const std::uint32_t r = *x / LP, local = *x - r * LP;
@@ -118,38 +119,46 @@ struct StageModel : StageEnds<S, A, Route> {
             if (ov.owner == Ov::free) {
                 ov.owner = static_cast<std::uint16_t>(local);
                 vc.pointer_before = ov.pointer;
-                vc.listed = static_cast<std::uint16_t>(
-                    std::min(static_cast<std::uint32_t>(bids.end - listed), std::uint32_t{0xffff}));
+                vc.listed = static_cast<std::uint16_t>(std::min(granted++, std::uint32_t{0xffff}));
                 ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
                 vc.state = StageState::active;
                 bids.push(*x);
                 continue;
             }
-            const std::uint32_t held = ov.owner, hx = r * LP + held;
-            StageVc& hv = v.vcs[hx];
-            const auto granted = static_cast<std::uint32_t>(bids.end - listed);
-            std::uint32_t k = hv.listed;
-            bool now_granted = k < granted && listed[k] == hx;
-            if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
-                for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
-                    if (listed[j] == hx) now_granted = true, k = j;
-            if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
-                const std::uint32_t pointer = hv.pointer_before;
-                if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
-                    ov.waiters.set(held);
-                    hv.state = StageState::waiting;
-                    ov.owner = static_cast<std::uint16_t>(local);
-                    ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
-                    vc.pointer_before = static_cast<std::uint8_t>(pointer);
-                    vc.listed = hv.listed;
-                    vc.state = StageState::active;
-                    listed[k] = *x;
-                    continue;
-                }
-            }
-            ov.waiters.set(local);  // held: it asks again once the VC is freed
+            ask_held(v.vcs, vc, ov, *x, r, local, listed, granted);
         }
         bids.done();
+    }
+
+    /// Input VC x (local index `local` of router r, record `vc`) asks for output VC `ov`,
+    /// held: where its holder was granted it in this pass (among the `granted` winners
+    /// from `listed`) and x is nearer the pointer, x takes it and its place in the list,
+    /// the holder waiting on it; else x waits on it. Out of line: the asks that find
+    /// their VC free keep their values in registers without this path's.
+    [[gnu::noinline]] static void ask_held(StageVc* vcs, StageVc& vc, Ov& ov, std::uint32_t x, std::uint32_t r,
+                                           std::uint32_t local, std::uint32_t* listed, std::uint32_t granted) {
+        const std::uint32_t held = ov.owner, hx = r * LP + held;
+        StageVc& hv = vcs[hx];
+        std::uint32_t k = hv.listed;
+        bool now_granted = k < granted && listed[k] == hx;
+        if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
+            for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
+                if (listed[j] == hx) now_granted = true, k = j;
+        if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
+            const std::uint32_t pointer = hv.pointer_before;
+            if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
+                ov.waiters.set(held);
+                hv.state = StageState::waiting;
+                ov.owner = static_cast<std::uint16_t>(local);
+                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                vc.pointer_before = static_cast<std::uint8_t>(pointer);
+                vc.listed = hv.listed;
+                vc.state = StageState::active;
+                listed[k] = x;
+                return;
+            }
+        }
+        ov.waiters.set(local);  // held: it asks again once the VC is freed
     }
 
     // --- the switch ---------------------------------------------------------------------------
