@@ -341,7 +341,7 @@ struct StageModel : StageEnds<S, A, Route> {
             return;
         }
         vc.state = StageState::idle;
-        if (more) next_head(pv, r, l, now);
+        if (more) next_head(pv, x, now);  // one value kept for it through the move, not two
     }
 
     /// The input VCs that waited for output VC `ov` of router r ask again next cycle.
@@ -350,11 +350,12 @@ struct StageModel : StageEnds<S, A, Route> {
         ov.waiters.clear();
     }
 
-    /// The head now at the front of input VC `l` of router r (behind a tail that
-    /// left at `now`) is routed from now + head_turnaround, or, from a source queue,
+    /// The head now at the front of input VC x (local VC l of router r, behind a tail
+    /// that left at `now`) is routed from now + head_turnaround, or, from a source queue,
     /// not before it has crossed the injection channel; then it asks for its output VC.
-    [[gnu::noinline]] void next_head(const View& v, std::uint32_t r, std::uint32_t l, std::uint64_t now) {
-        StageVc& vc = v.vcs[std::size_t{r} * LP + l];
+    [[gnu::noinline]] void next_head(const View& v, std::uint32_t x, std::uint64_t now) {
+        const std::uint32_t r = x / LP, l = x - r * LP;
+        StageVc& vc = v.vcs[x];
         std::uint64_t from = now + time.head_turnaround;
         std::uint32_t step;
         if (l < NV) {
