@@ -354,6 +354,15 @@ private:
             at += count * delta;
         };
         const std::uint32_t to_wrap = up ? k - x : x + 1;  // hops up to and including the wrapping one
+        if constexpr (requires { Out::fill(out, n, leg.hops, Hop{}); }) {
+            // A step type that keeps only port and VC and writes a run of them at once:
+            // the whole leg, then from the wrapping hop on with the dateline's VC.
+            Out::fill(out, n, leg.hops, Hop{NodeId{at}, port, vc});
+            if constexpr (VcRule::vcs > 1 && !detail::whole_ring_v<VcRule> && T::wraparound)
+                if (leg.hops >= to_wrap) Out::fill(out, n + to_wrap - 1, leg.hops - to_wrap + 1, Hop{NodeId{at}, port, 1});
+            at = leg.hops < to_wrap ? at + leg.hops * delta : at + (leg.hops - k) * delta;  // round the ring
+            return n + leg.hops;
+        }
         if (leg.hops < to_wrap) {
             run(leg.hops);
             return n;

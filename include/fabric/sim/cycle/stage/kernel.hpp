@@ -146,15 +146,17 @@ public:
                 res.drained = false;
                 break;
             }
-            if (watchdog_looks && live.buffered > 0) [[unlikely]] {
-                if (auto report = find_stage_deadlock<S>(v, net.routers(), links, watchdog, now, live.buffered)) {
+            if (watchdog_looks) [[unlikely]] {
+                const std::uint64_t buffered = net.buffered();
+                if (auto report = buffered > 0 ? find_stage_deadlock<S>(v, net.routers(), links, watchdog, now, buffered)
+                                               : std::nullopt) {
                     res.deadlock = std::move(report);
                     res.drained = false;
                     break;
                 }
             }
         }
-        res.flits_in_flight = live.in_flight + live.buffered;
+        res.flits_in_flight = net.in_flight() + net.buffered();
         res.flits_ejected_in_window = ejected.in_window(res.flits_ejected);
         // Every move puts its flit on a link (counted in its output VC) or out to its
         // terminal (counted as ejected): the moves are their sum, not counted a move.

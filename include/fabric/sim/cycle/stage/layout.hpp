@@ -110,7 +110,8 @@ struct StaticShape {
 };
 
 /// A route step written by a routing policy that writes hops (select_route's `out`): the output VC it takes.
-template <class Shape>
+/// `Room`: the steps of the route it is written into (0: not known).
+template <class Shape, std::size_t Room = 0>
 struct StepOut {
     typename Shape::Step step;
     constexpr StepOut& operator=(const Hop& h) {
@@ -120,6 +121,22 @@ struct StepOut {
         if (!std::is_constant_evaluated()) asm("" : "+r"(v));
         step = v;
         return *this;
+    }
+    /// out[n .. n + count) all take hop h's step (a run of hops of one port and VC,
+    /// as a dimension-ordered leg has): where steps are bytes and eight fit from out[n]
+    /// within the route, one store of eight. The steps it writes past the run are the
+    /// next run's to write, or past the route's end, where nothing reads them.
+    static constexpr void fill(StepOut* out, std::size_t n, std::uint32_t count, const Hop& h) {
+        auto v = static_cast<typename Shape::Step>(h.port.value * Shape::V + h.vc);
+        if constexpr (sizeof(StepOut) == 1 && Room >= 8) {
+            if (!std::is_constant_evaluated() && count <= 8 && n + 8 <= Room) {
+                const std::uint64_t word = std::uint64_t{v} * 0x0101010101010101ULL;
+                __builtin_memcpy(out + n, &word, sizeof word);
+                return;
+            }
+        }
+        if (!std::is_constant_evaluated()) asm("" : "+r"(v));  // stores, not a call of memset (above)
+        for (std::uint32_t i = 0; i < count; ++i) out[n + i].step = v;
     }
 };
 
@@ -180,7 +197,7 @@ struct StageArrival {
 /// a multiple; the route takes what the fields leave.
 template <class Shape, std::uint32_t Bytes = 64>
 struct alignas(64) StagePacket {
-    using Step = StepOut<Shape>;
+    using Step = StepOut<Shape, (Bytes - 36) / sizeof(typename Shape::Step)>;
     std::uint64_t created = 0;
     std::uint64_t injected = 0;  // the cycle its head left the source queue
     std::uint32_t src = 0, dst = 0;

@@ -16,16 +16,18 @@ namespace fabric::cycle {
 template <class Item>
 class CycleLists {
 public:
-    /// One cycle's list, to push to through a phase: a store and an increment of a
-    /// count held in a register (a store of an item could otherwise be the count's,
-    /// read again at each push), written back by `done()` at the phase's end. While
-    /// a slot is open, nothing else pushes to its cycle's list.
+    /// One cycle's list, to push to through a phase: a store and the bump of a
+    /// pointer held in a register (a store of an item could otherwise be the count's,
+    /// read again at each push; a pointer rather than a count, so that a push needs
+    /// neither the list's start nor an index computed), its count written back by
+    /// `done()` at the phase's end. While a slot is open, nothing else pushes to its
+    /// cycle's list.
     struct Slot {
-        Item* items;
+        Item* end;     // past the last item
+        Item* items;   // the first
         std::uint32_t* size;
-        std::uint32_t n;
-        [[gnu::always_inline]] void push(const Item& x) { items[n++] = x; }
-        [[gnu::always_inline]] void done() const { *size = n; }
+        [[gnu::always_inline]] void push(const Item& x) { *end++ = x; }
+        [[gnu::always_inline]] void done() const { *size = static_cast<std::uint32_t>(end - items); }
     };
     /// What the phases of a cycle use: the lists' storage by pointer.
     struct View {
@@ -41,7 +43,8 @@ public:
         [[gnu::always_inline]] std::uint32_t size(std::uint64_t cycle) const { return sizes[cycle & mask]; }
         [[gnu::always_inline]] void clear(std::uint64_t cycle) const { sizes[cycle & mask] = 0; }
         [[gnu::always_inline]] Slot slot(std::uint64_t cycle) const {
-            return Slot{items + (cycle & mask) * room, sizes + (cycle & mask), sizes[cycle & mask]};
+            Item* const first = items + (cycle & mask) * room;
+            return Slot{first + sizes[cycle & mask], first, sizes + (cycle & mask)};
         }
     };
 
@@ -56,6 +59,12 @@ public:
     }
     [[nodiscard]] View view() { return View{items_.data(), sizes_.data(), mask_, room_}; }
     [[nodiscard]] std::uint64_t horizon() const { return mask_ + 1; }
+    /// The items in every cycle's list.
+    [[nodiscard]] std::uint64_t total() const {
+        std::uint64_t n = 0;
+        for (const std::uint32_t s : sizes_) n += s;
+        return n;
+    }
 
 private:
     std::vector<Item, detail::LargePageAllocator<Item>> items_;

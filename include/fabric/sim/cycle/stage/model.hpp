@@ -62,11 +62,10 @@ struct StageModel : StageEnds<S, A, Route> {
         const StageArrival* a = v.arrivals.begin(now);
         const std::uint32_t n = v.arrivals.size(now);
         v.arrivals.clear(now);
-        v.live->in_flight -= n;
-        v.live->buffered += n;
         auto asks = v.va.slot(now + time.routing), bids = v.sa.slot(now);  // three lists: vc_allocation >= 1
         auto ejects = v.sa.slot(now + time.routing + time.vc_allocation);
         const std::uint32_t depth = v.depth, ring = v.ring;
+        [[maybe_unused]] const Pk* const packets = v.live->packets;  // adaptive: no packet is made in this phase
         for (const StageArrival* end = a + n; a != end; ++a) {
             StageVc& vc = v.vcs[a->vc];
             if (vc.count == 0) {
@@ -76,7 +75,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 if (vc.state == StageState::idle) {  // a head: routed, then it asks for its output VC
                     route_head(vc, a->step);
                     if constexpr (adaptive)
-                        v.backlog[std::size_t{a->vc / LP} * NP + vc.port] += v.live->packets[a->flit.packet].size;
+                        v.backlog[std::size_t{a->vc / LP} * NP + vc.port] += packets[a->flit.packet].size;
                     if (a->step < NV) asks.push(a->vc);
                     else ejects.push(a->vc);  // bound for its terminal: no VC to ask for
                 } else {  // its packet holds the output VC: it bids now
@@ -111,7 +110,8 @@ struct StageModel : StageEnds<S, A, Route> {
         const std::uint32_t n = v.va.size(now);
         v.va.clear(now);
         auto bids = v.sa.slot(now + time.vc_allocation);
-        std::uint32_t* const listed = bids.items + bids.n;  // this pass's winners, one a grant
+        std::uint32_t* const listed = bids.end;  // this pass's winners, one a grant
+        std::uint32_t granted = 0;               // how many (bids.end - listed, counted)
         for (const std::uint32_t* end = x + n; x != end; ++x) {
             StageVc& vc = v.vcs[*x];
             const std::uint32_t r = *x / LP, local = *x - r * LP;
@@ -119,38 +119,46 @@ struct StageModel : StageEnds<S, A, Route> {
             if (ov.owner == Ov::free) {
                 ov.owner = static_cast<std::uint16_t>(local);
                 vc.pointer_before = ov.pointer;
-                vc.listed = static_cast<std::uint16_t>(
-                    std::min(static_cast<std::uint32_t>(bids.items + bids.n - listed), std::uint32_t{0xffff}));
+                vc.listed = static_cast<std::uint16_t>(std::min(granted++, std::uint32_t{0xffff}));
                 ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
                 vc.state = StageState::active;
                 bids.push(*x);
                 continue;
             }
-            const std::uint32_t held = ov.owner, hx = r * LP + held;
-            StageVc& hv = v.vcs[hx];
-            const auto granted = static_cast<std::uint32_t>(bids.items + bids.n - listed);
-            std::uint32_t k = hv.listed;
-            bool now_granted = k < granted && listed[k] == hx;
-            if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
-                for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
-                    if (listed[j] == hx) now_granted = true, k = j;
-            if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
-                const std::uint32_t pointer = hv.pointer_before;
-                if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
-                    ov.waiters.set(held);
-                    hv.state = StageState::waiting;
-                    ov.owner = static_cast<std::uint16_t>(local);
-                    ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
-                    vc.pointer_before = static_cast<std::uint8_t>(pointer);
-                    vc.listed = hv.listed;
-                    vc.state = StageState::active;
-                    listed[k] = *x;
-                    continue;
-                }
-            }
-            ov.waiters.set(local);  // held: it asks again once the VC is freed
+            ask_held(v.vcs, vc, ov, *x, r, local, listed, granted);
         }
         bids.done();
+    }
+
+    /// Input VC x (local index `local` of router r, record `vc`) asks for output VC `ov`,
+    /// held: where its holder was granted it in this pass (among the `granted` winners
+    /// from `listed`) and x is nearer the pointer, x takes it and its place in the list,
+    /// the holder waiting on it; else x waits on it. Out of line: the asks that find
+    /// their VC free keep their values in registers without this path's.
+    [[gnu::noinline]] static void ask_held(StageVc* vcs, StageVc& vc, Ov& ov, std::uint32_t x, std::uint32_t r,
+                                           std::uint32_t local, std::uint32_t* listed, std::uint32_t granted) {
+        const std::uint32_t held = ov.owner, hx = r * LP + held;
+        StageVc& hv = vcs[hx];
+        std::uint32_t k = hv.listed;
+        bool now_granted = k < granted && listed[k] == hx;
+        if (k == 0xffff && !now_granted) [[unlikely]]  // past 0xffff grants: after where it says
+            for (std::uint32_t j = k + 1; j < granted && !now_granted; ++j)
+                if (listed[j] == hx) now_granted = true, k = j;
+        if (now_granted) [[unlikely]] {  // given this cycle: the asker nearer its pointer takes it
+            const std::uint32_t pointer = hv.pointer_before;
+            if (stage_detail::ahead(local, pointer, L) < stage_detail::ahead(held, pointer, L)) {
+                ov.waiters.set(held);
+                hv.state = StageState::waiting;
+                ov.owner = static_cast<std::uint16_t>(local);
+                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                vc.pointer_before = static_cast<std::uint8_t>(pointer);
+                vc.listed = hv.listed;
+                vc.state = StageState::active;
+                listed[k] = x;
+                return;
+            }
+        }
+        ov.waiters.set(local);  // held: it asks again once the VC is freed
     }
 
     // --- the switch ---------------------------------------------------------------------------
@@ -281,7 +289,6 @@ struct StageModel : StageEnds<S, A, Route> {
         bool more;  // a flit at the front after this one
         Pk* pk = nullptr;
         if (l < NV) {  // out of its ring; its slot's credit goes back upstream
-            --v.live->buffered;
             if (--vc.count != 0) {
                 vc.front = v.flits[(std::size_t{r} * NV + l) * v.ring + vc.head];
                 vc.head = static_cast<std::uint16_t>(vc.head + 1u == v.ring ? 0 : vc.head + 1);
@@ -320,7 +327,6 @@ struct StageModel : StageEnds<S, A, Route> {
             }
             if constexpr (Alike) wire.push(StageArrival{ov.down, onward, step});  // every link alike: one list
             else v.arrivals.push(now + ov.delay, StageArrival{ov.down, onward, step});
-            ++v.live->in_flight;
             if (f.tail()) {  // the tail frees its output VC: those that asked for it ask again
                 ov.owner = Ov::free;
                 if (ov.waiters.any()) [[unlikely]]
@@ -335,7 +341,7 @@ struct StageModel : StageEnds<S, A, Route> {
             return;
         }
         vc.state = StageState::idle;
-        if (more) next_head(pv, r, l, now);
+        if (more) next_head(pv, x, now);  // one value kept for it through the move, not two
     }
 
     /// The input VCs that waited for output VC `ov` of router r ask again next cycle.
@@ -344,11 +350,12 @@ struct StageModel : StageEnds<S, A, Route> {
         ov.waiters.clear();
     }
 
-    /// The head now at the front of input VC `l` of router r (behind a tail that
-    /// left at `now`) is routed from now + head_turnaround, or, from a source queue,
+    /// The head now at the front of input VC x (local VC l of router r, behind a tail
+    /// that left at `now`) is routed from now + head_turnaround, or, from a source queue,
     /// not before it has crossed the injection channel; then it asks for its output VC.
-    [[gnu::noinline]] void next_head(const View& v, std::uint32_t r, std::uint32_t l, std::uint64_t now) {
-        StageVc& vc = v.vcs[std::size_t{r} * LP + l];
+    [[gnu::noinline]] void next_head(const View& v, std::uint32_t x, std::uint64_t now) {
+        const std::uint32_t r = x / LP, l = x - r * LP;
+        StageVc& vc = v.vcs[x];
         std::uint64_t from = now + time.head_turnaround;
         std::uint32_t step;
         if (l < NV) {

@@ -36,7 +36,7 @@ public:
         std::uint32_t* free;  // packet records free to take, the last first
         std::uint32_t n_free;
         std::uint32_t n_bidding = 0;
-        std::uint64_t buffered = 0, in_flight = 0, queued = 0;
+        std::uint64_t queued = 0;
     };
     /// The run's arrays by pointer and its sizes: the same through a run, so that a
     /// cycle's phases keep them in registers (a const local of the run).
@@ -135,6 +135,15 @@ public:
         return per_channel;
     }
     [[nodiscard]] std::uint32_t routers() const { return routers_; }
+    /// Flits in the routers' network input VCs, and on the links (due at an input VC):
+    /// counted where asked (the watchdog's looks, the run's end), not kept a move.
+    [[nodiscard]] std::uint64_t buffered() const {
+        std::uint64_t flits = 0;
+        for (std::size_t r = 0; r < routers_; ++r)
+            for (std::uint32_t l = 0; l < S::NV; ++l) flits += vcs_[r * S::LP + l].count;
+        return flits;
+    }
+    [[nodiscard]] std::uint64_t in_flight() const { return arrivals_.total(); }
 
 private:
     template <class X>
