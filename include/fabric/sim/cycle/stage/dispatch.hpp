@@ -26,8 +26,8 @@
 namespace fabric::cycle {
 
 namespace stage_detail {
-/// The allocator whose stage-list kernel runs `A` (an iSLIP of I iterations under
-/// another name, SeparableOutputFirst, runs as Islip<I>: one instantiation for both).
+/// The allocator whose stage-list kernel runs `A` (an iSLIP under another name,
+/// SeparableOutputFirst, runs as the Islip of as many iterations: one instantiation for both).
 template <class A>
 using stage_allocator_t = std::conditional_t<(islip_of<A> > 0), Islip<islip_of<A>>, A>;
 /// The allocator the I-th alternative of a ChosenAtRunTime A runs as.
@@ -52,7 +52,7 @@ struct staged_alternatives<A> {
     using type = typename A::staged;
 };
 
-/// f.template operator()<B>() with B the allocator A runs as: A itself, or for an
+/// What f's call operator returns, instantiated for the allocator A runs as: A itself, or for an
 /// allocator chosen at run time the one chosen (as stage_allocator_t names it), if it
 /// is one the kernel is compiled for; else a value-initialised result (false, nothing).
 template <class A, class F>
