@@ -59,6 +59,7 @@
 #include <fabric/routing/percs_modes.hpp>
 #include <fabric/routing/route.hpp>
 #include <fabric/routing/vc_levels.hpp>
+#include <fabric/routing/vc_rules.hpp>
 
 #include <fabric/flow/ack_window.hpp>
 #include <fabric/flow/apenet_credit.hpp>
