@@ -26,7 +26,8 @@ namespace fabric {
 template <class Tag, class... As>
 struct ChosenSwitch {
     static_assert(sizeof...(As) > 0 && (SwitchAllocator<As> && ...),
-                  "fabric: ChosenSwitch<Tag, As...> chooses among switch allocators: give at least one");
+                  "fabric: ChosenSwitch<Tag, As...> chooses among switch allocators (each with a name and a stage, "
+                  "concept SwitchAllocator): give one or more");
     using alternatives = std::tuple<As...>;
 
     /// The index in As... of the allocator every stage reset from now on uses (one per Tag).
