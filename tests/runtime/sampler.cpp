@@ -1,6 +1,7 @@
 // BookSim's converging sampler: its decisions worked by hand period by period,
 // and the kernel's window chosen by it (below saturation it converges on the
-// fixed window's latency; past it the latency threshold stops the run).
+// fixed window's latency; past it the latency threshold stops the run), the same
+// on the stage-list kernel as on the wake kernel.
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
@@ -9,7 +10,11 @@
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include <string_view>
+#include <tuple>
 #include <vector>
+
+#include "../support/cycle_laws.hpp"
 
 namespace unit_sampler {  // the unit's own names: tests/CMakeLists.txt builds units in batches
 
@@ -131,6 +136,42 @@ TEST_CASE("a sample period in which a full source queue refused a message is uns
     const auto u = simulate_cycles(torus8(), UniformTraffic(64), 0.8, PacketSizes::fixed(1), cfg);
     CHECK(u.flits_refused == 0);
     CHECK(u.sample_periods == cfg.sampling.max_samples);
+}
+
+namespace {
+/// The separable allocator, run by the wake kernel only (its stage-list kernel compiled for none).
+struct OnWake : ChosenSwitch<OnWake, SeparableSwitch> {
+    static constexpr std::string_view name = "separable, on the wake kernel";
+    using staged = std::tuple<>;
+};
+}  // namespace
+
+TEST_CASE("the stage-list kernel's sampler chooses the wake kernel's window: converged, unstable, refused") {
+    const auto both = [](const CycleConfig& cfg, double rate) {
+        CycleSimulator<Net> staged(torus8(), cfg);
+        CycleSimulator<Net, OnWake> wake(torus8(), cfg);
+        CHECK(staged.staged());
+        CHECK_FALSE(wake.staged());
+        const auto a = staged.run(UniformTraffic(64), rate, PacketSizes::fixed(2));
+        check_same_run(a, wake.run(UniformTraffic(64), rate, PacketSizes::fixed(2)));
+        CHECK(a.sample_periods > 0);
+        return a;
+    };
+    CycleConfig cfg;
+    cfg.sampling.sample_period = 500;
+    const auto converged = both(cfg, 0.3);
+    CHECK(converged.sampling_converged);
+    CHECK(converged.window_start % 500 == 0);
+    CHECK(converged.window_cycles % 500 == 0);
+    cfg.sampling.latency_threshold = 100;
+    const auto unstable = both(cfg, 0.9);
+    CHECK_FALSE(unstable.sampling_converged);
+    CHECK(unstable.saturated);
+    cfg.sampling.latency_threshold = 0;
+    cfg.source_queue_packets = 8;
+    const auto refused = both(cfg, 0.9);
+    CHECK(refused.flits_refused > 0);
+    CHECK(refused.saturated);
 }
 
 }  // namespace unit_sampler

@@ -11,6 +11,8 @@
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/torus.hpp>
 
+#include "../support/cycle_laws.hpp"
+
 #include <array>
 #include <cstdint>
 #include <tuple>
@@ -126,20 +128,6 @@ CycleResult loaded_run(const Net& net, const CycleConfig& cfg, bool staged) {
     return sim.run(UniformTraffic(64), 0.35, PacketSizes::fixed(2));
 }
 
-/// Every count and figure of two runs equal.
-void same(const CycleResult& a, const CycleResult& b) {
-    std::vector<std::uint64_t> counts;
-    cycle::for_each_count(static_cast<const CycleCounts&>(a), [&](const char*, std::uint64_t c) { counts.push_back(c); });
-    std::size_t i = 0;
-    cycle::for_each_count(static_cast<const CycleCounts&>(b), [&](const char* name, std::uint64_t c) {
-        INFO(name);
-        CHECK(c == counts[i++]);
-    });
-    CHECK(a.flit_moves > 0);
-    CHECK(a.accepted == b.accepted);
-    CHECK(a.latency.histogram == b.latency.histogram);
-    CHECK(a.cycles == b.cycles);
-}
 }  // namespace
 
 TEST_CASE("an allocator picked at run time decides what the one picked decides, on the kernel that runs it") {
@@ -153,16 +141,16 @@ TEST_CASE("an allocator picked at run time decides what the one picked decides, 
     CHECK(CycleSimulator<Net, SeparableSwitch>(net, cfg).staged());
     CHECK_FALSE(CycleSimulator<Net, Wavefront>(net, cfg).staged());
     Picked::chosen() = 0;
-    same(loaded_run<Picked>(net, cfg, true), loaded_run<SeparableSwitch>(net, cfg, true));
+    check_same_run(loaded_run<Picked>(net, cfg, true), loaded_run<SeparableSwitch>(net, cfg, true));
     Picked::chosen() = 1;
-    same(loaded_run<Picked>(net, cfg, false), loaded_run<Islip<1>>(net, cfg, true));
+    check_same_run(loaded_run<Picked>(net, cfg, false), loaded_run<Islip<1>>(net, cfg, true));
     Picked::chosen() = 2;
-    same(loaded_run<Picked>(net, cfg, false), loaded_run<Wavefront>(net, cfg, false));
+    check_same_run(loaded_run<Picked>(net, cfg, false), loaded_run<Wavefront>(net, cfg, false));
     // A feature the stage-list kernel does not model sends the picked separable allocator to the wake kernel too.
     Picked::chosen() = 0;
     CycleConfig spec = cfg;
     spec.speculative = true;
-    same(loaded_run<Picked>(net, spec, false), loaded_run<SeparableSwitch>(net, spec, false));
+    check_same_run(loaded_run<Picked>(net, spec, false), loaded_run<SeparableSwitch>(net, spec, false));
 }
 
 }  // namespace unit_switch_allocator_choice

@@ -1,10 +1,15 @@
 // The laws every loaded cycle-kernel run below saturation obeys, checked in one
 // place: every measured packet delivered, none to the wrong terminal or out of
 // order within itself, and flits conserved (injected = ejected + in flight). And
-// the run in which an under-provisioned routing is to be seen deadlocking.
+// the run in which an under-provisioned routing is to be seen deadlocking. And
+// two runs that must be one: every count and figure equal.
 #pragma once
 
 #include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -31,4 +36,24 @@ inline fabric::CycleConfig deadlock_watch_config() {
 inline void check_deadlock_reported(const fabric::CycleResult& r) {
     REQUIRE(r.deadlock);
     CHECK(r.deadlock->describe().starts_with("fabric: deadlock at cycle"));
+}
+
+/// Two runs that must be the same run (the same configuration on both kernels, an
+/// allocator picked at run time against itself): every count and figure equal.
+inline void check_same_run(const fabric::CycleResult& a, const fabric::CycleResult& b) {
+    std::vector<std::uint64_t> counts;
+    fabric::cycle::for_each_count(static_cast<const fabric::CycleCounts&>(a),
+                                  [&](const char*, std::uint64_t c) { counts.push_back(c); });
+    std::size_t i = 0;
+    fabric::cycle::for_each_count(static_cast<const fabric::CycleCounts&>(b), [&](const char* name, std::uint64_t c) {
+        INFO(name);
+        CHECK(c == counts[i++]);
+    });
+    CHECK(a.flit_moves > 0);
+    CHECK(a.accepted == b.accepted);
+    CHECK(a.latency.histogram == b.latency.histogram);
+    CHECK(a.cycles == b.cycles);
+    CHECK(a.window_start == b.window_start);
+    CHECK(a.window_cycles == b.window_cycles);
+    CHECK(a.channel_utilisation == b.channel_utilisation);
 }

@@ -24,6 +24,7 @@
 #include <fabric/sim/cycle/memory.hpp>
 #include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/run_figures.hpp>
+#include <fabric/sim/cycle/sampler.hpp>
 #include <fabric/sim/cycle/shape.hpp>
 #include <fabric/sim/cycle/stage/deadlock.hpp>
 #include <fabric/sim/cycle/stage/model.hpp>
@@ -64,7 +65,7 @@ public:
             return plain && flow.feedback_delay() == 1 && !cfg.feedback_over_link &&
                    cfg.switching == Switching::wormhole && cfg.output_buffer_flits == 0 && !cfg.speculative &&
                    !cfg.wait_for_tail_credit && cfg.class_priority.empty() && !cfg.request_reply.enabled() &&
-                   cfg.max_packet_flits == 0 && !cfg.on_off.enabled() && !cfg.sampling.enabled() &&
+                   cfg.max_packet_flits == 0 && !cfg.on_off.enabled() &&
                    !cfg.watch.enabled() && !cfg.track_reorder && cfg.pipeline.vc_allocation >= 1 &&
                    links.max_serialisation() == 1 && links.terminal_serialisation() == 0 &&
                    max_hops + 1 < Pk::capacity;
@@ -73,8 +74,11 @@ public:
 
     /// A Bernoulli run of `loads` (one class) with destinations from `sampler`.
     template <class Sampler>
-    static CycleResult run(const Fab& fab, const CycleConfig& cfg, const Shape& shape, const Links& links,
+    static CycleResult run(const Fab& fab, const CycleConfig& given, const Shape& shape, const Links& links,
                            std::uint64_t source_cap, const Sampler& sampler, std::span<const OfferedLoad> loads) {
+        CycleConfig cfg = given;  // the run's own: a converging sampler moves its window
+        SampledWindow sampled;
+        sampled.start(cfg);
         Observer obs;
         obs.classes.configure(cfg.class_priority);
         obs.reset(cfg, shape.terminals);
@@ -97,9 +101,14 @@ public:
         watchdog.reset(cfg.watchdog);
         Random rng(cfg.seed);
         CycleResult& res = obs.res;
-        const std::uint64_t window_end = cfg.warmup + cfg.measure;
-        const std::uint64_t drain = cfg.drain_limit ? cfg.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
-        const std::uint64_t stop = std::max<std::uint64_t>(window_end, 1) + drain;
+        std::uint64_t window_end = 0, stop = 0;
+        const auto bounds = [&] {
+            window_end = cfg.warmup + cfg.measure;
+            const std::uint64_t drain =
+                cfg.drain_limit ? cfg.drain_limit : std::max<std::uint64_t>(3 * window_end, 20000);
+            stop = std::max<std::uint64_t>(window_end, 1) + drain;
+        };
+        bounds();
         const std::uint64_t queue_bound = cfg.max_queued_per_node * shape.terminals;
         BernoulliArrivals arrivals(shape.terminals, loads[0].rate / loads[0].sizes.mean());
         const PacketSizes sizes = loads[0].sizes;
@@ -134,6 +143,20 @@ public:
                     last_report = t;
                     cfg.on_progress(CycleProgress{now, stop, res.measured_packets, res.measured_delivered});
                 }
+            }
+            if (sampled.due(cfg, now + 1)) [[unlikely]] {  // a sample period ends: the window may open or close
+                if (!sampled.period_over(now + 1, shape.terminals, cfg, SampledWindow::Seen::of(res), res)) {
+                    res.drained = false;  // unstable: reported saturated, not drained
+                    break;
+                }
+                if (cfg.warmup == now + 1) {
+                    on_links.open(net.sent());
+                    ejected.open(res.flits_ejected);
+                } else if (cfg.warmup + cfg.measure == now + 1) {
+                    on_links.close(net.sent());
+                    ejected.close(res.flits_ejected);
+                }
+                bounds();
             }
             const bool measured_in = res.measured_packets == res.measured_delivered;
             if (now + 1 >= window_end && measured_in) break;
@@ -195,12 +218,27 @@ private:
     /// A running count (or a list of them) and how much of it fell in the measurement
     /// window, for events `delay` cycles after the moves that count them: the count
     /// where the moves before the window end and where the window's last moves end.
+    /// A window a converging sampler chooses (warmup SampledWindow::never at the start)
+    /// holds the moves between the ends of the periods that open and close it, as the
+    /// wake kernel counts them (it asks whether an event is in the window when its move
+    /// is made): open() and close() take the count there.
     class WindowCount {
     public:
         WindowCount(const MethodSettings& cfg, std::uint64_t delay)
             : first_(cfg.warmup > delay ? cfg.warmup - delay : 0),
               last_(cfg.warmup + cfg.measure > delay ? cfg.warmup + cfg.measure - delay : 0),
-              none_(cfg.warmup + cfg.measure <= delay) {}  // every such event comes after the window
+              // every such event comes after the window, or no window is open yet
+              none_(cfg.warmup + cfg.measure <= delay || cfg.warmup >= SampledWindow::never) {}
+        template <class C>
+        void open(const C& count) {
+            set(before_, count);
+            none_ = false;
+        }
+        template <class C>
+        void close(const C& count) {
+            set(at_end_, count);
+            ended_ = true;
+        }
         /// At the end of cycle `now`: what `count()` is then, if that is a bound of the window.
         template <class C>
         void after(std::uint64_t now, C&& count) {
