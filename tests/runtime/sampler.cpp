@@ -10,8 +10,6 @@
 #include <fabric/sim/cycle.hpp>
 #include <fabric/topology/torus.hpp>
 
-#include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "../support/cycle_laws.hpp"
@@ -138,18 +136,10 @@ TEST_CASE("a sample period in which a full source queue refused a message is uns
     CHECK(u.sample_periods == cfg.sampling.max_samples);
 }
 
-namespace {
-/// The separable allocator, run by the wake kernel only (its stage-list kernel compiled for none).
-struct OnWake : ChosenSwitch<OnWake, SeparableSwitch> {
-    static constexpr std::string_view name = "separable, on the wake kernel";
-    using staged = std::tuple<>;
-};
-}  // namespace
-
 TEST_CASE("the stage-list kernel's sampler chooses the wake kernel's window: converged, unstable, refused") {
     const auto both = [](const CycleConfig& cfg, double rate) {
         CycleSimulator<Net> staged(torus8(), cfg);
-        CycleSimulator<Net, OnWake> wake(torus8(), cfg);
+        CycleSimulator<Net, WakeSeparable> wake(torus8(), cfg);
         CHECK(staged.staged());
         CHECK_FALSE(wake.staged());
         const auto a = staged.run(UniformTraffic(64), rate, PacketSizes::fixed(2));

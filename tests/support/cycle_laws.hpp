@@ -9,10 +9,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
+#include <fabric/sim/cycle/chosen_switch.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/result.hpp>
+#include <fabric/sim/cycle/switch_allocators.hpp>
 
 inline void check_delivered_and_conserved(const fabric::CycleResult& r) {
     CHECK(r.drained);
@@ -57,3 +61,10 @@ inline void check_same_run(const fabric::CycleResult& a, const fabric::CycleResu
     CHECK(a.window_cycles == b.window_cycles);
     CHECK(a.channel_utilisation == b.channel_utilisation);
 }
+
+/// The separable allocator, run by the wake kernel only (a ChosenSwitch whose
+/// stage-list kernel is compiled for none): the reference a stage-list run is held to.
+struct WakeSeparable : fabric::ChosenSwitch<WakeSeparable, fabric::SeparableSwitch> {
+    static constexpr std::string_view name = "separable, on the wake kernel";
+    using staged = std::tuple<>;
+};

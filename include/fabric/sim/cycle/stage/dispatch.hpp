@@ -40,29 +40,35 @@ inline constexpr bool listed_in = false;
 template <class T, class... U>
 inline constexpr bool listed_in<T, std::tuple<U...>> = (std::is_same_v<T, U> || ...);
 
-/// The alternatives of a ChosenAtRunTime A that the stage-list kernel is compiled for:
-/// A::staged where A names them (each costs a stage-list kernel per fabric), else all.
-template <class A>
+/// The alternatives of a ChosenAtRunTime A that the stage-list kernel is compiled for
+/// on fabric Fab: A::staged_for<Fab> where A names them per fabric, else A::staged
+/// where it names them once (each costs a stage-list kernel per fabric), else all.
+template <class A, class Fab>
 struct staged_alternatives {
     using type = typename A::alternatives;
 };
-template <class A>
+template <class A, class Fab>
     requires requires { typename A::staged; }
-struct staged_alternatives<A> {
+struct staged_alternatives<A, Fab> {
     using type = typename A::staged;
+};
+template <class A, class Fab>
+    requires requires { typename A::template staged_for<Fab>; }
+struct staged_alternatives<A, Fab> {
+    using type = typename A::template staged_for<Fab>;
 };
 
 /// What f's call operator returns, instantiated for the allocator A runs as: A itself, or for an
 /// allocator chosen at run time the one chosen (as stage_allocator_t names it), if it
-/// is one the kernel is compiled for; else a value-initialised result (false, nothing).
-template <class A, class F>
+/// is one the kernel is compiled for on Fab; else a value-initialised result (false, nothing).
+template <class A, class Fab, class F>
 auto as_chosen(F&& f) {
     if constexpr (ChosenAtRunTime<A>) {
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             decltype(f.template operator()<stage_detail::alternative_t<A, 0>>()) r{};
             auto one = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
                 using Alt = std::tuple_element_t<J, typename A::alternatives>;
-                if constexpr (listed_in<Alt, typename staged_alternatives<A>::type>)
+                if constexpr (listed_in<Alt, typename staged_alternatives<A, Fab>::type>)
                     if (A::chosen() == J) r = f.template operator()<stage_detail::alternative_t<A, J>>();
             };
             (one(std::integral_constant<std::size_t, I>{}), ...);
@@ -78,7 +84,7 @@ auto as_chosen(F&& f) {
 /// run, and a tool to estimate what the run costs.
 template <class Fab, class A, class Core>
 bool stage_serves(const Fab& fab, const Core& core) {
-    return as_chosen<A>([&]<class B>() {
+    return as_chosen<A, Fab>([&]<class B>() {
         if constexpr (!StageKernel<Fab, B>::kind) {
             return false;
         } else {
@@ -97,7 +103,7 @@ template <class Fab, class A, class Core, TrafficPattern Pattern>
 std::optional<CycleResult> run_loads_staged(const Fab& fab, Core& core, const Pattern& pattern,
                                             std::span<const OfferedLoad> loads) {
     if (loads.size() != 1 || !stage_serves<Fab, A>(fab, core)) return std::nullopt;
-    return as_chosen<A>([&]<class B>() -> std::optional<CycleResult> {
+    return as_chosen<A, Fab>([&]<class B>() -> std::optional<CycleResult> {
         if constexpr (!StageKernel<Fab, B>::kind) {
             return std::nullopt;
         } else {

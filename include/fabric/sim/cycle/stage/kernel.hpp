@@ -62,7 +62,11 @@ public:
         if constexpr (!kind) {
             return false;
         } else {
-            return plain && flow.feedback_delay() == 1 && !cfg.feedback_over_link &&
+            // A credit of one cycle counts at once; a longer one (oblivious routes: an adaptive
+            // one reads the credits in flight) goes through a list per cycle of up to 64.
+            const std::uint32_t credit = flow.feedback_delay();
+            return plain && (credit == 1 || (credit > 1 && credit <= 64 && !Route::adaptive)) &&
+                   !cfg.feedback_over_link &&
                    cfg.switching == Switching::wormhole && cfg.output_buffer_flits == 0 && !cfg.speculative &&
                    !cfg.wait_for_tail_credit && cfg.class_priority.empty() && !cfg.request_reply.enabled() &&
                    cfg.max_packet_flits == 0 && !cfg.on_off.enabled() &&
@@ -89,7 +93,7 @@ public:
         net.reset(shape, links, fab.flow().buffer_flits(), cfg.injection_queues, time.exit,
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
                   std::max(time.head_turnaround, time.injection) + time.routing + time.vc_allocation + 1,
-                  Route::adaptive);
+                  Route::adaptive, fab.flow().feedback_delay());
         Model m{{&net, Route{&fab}, time, &obs, &cfg, cfg.node_statistics, time.exit + time.ejection}};
         const typename Model::View v = net.view();
         typename StageNetwork<S, A>::Live& live = *v.live;
@@ -130,6 +134,7 @@ public:
                         res.nodes[n].flits_refused += size;
                     }
                 });
+            if (v.credit_delay > 1) m.return_credits(v, now);
             m.arrive(v, now);
             m.allocate_vcs(v, now);
             m.collect_bids(v, now);

@@ -161,6 +161,23 @@ struct StageModel : StageEnds<S, A, Route> {
         ov.waiters.set(local);  // held: it asks again once the VC is freed
     }
 
+    /// With a credit delay of d > 1 cycles: the credits due now (their flits left
+    /// their buffers d cycles ago), counted at their senders before anything of the
+    /// cycle checks one, as the wake kernel delivers them; a holder waiting for one bids now.
+    [[gnu::noinline]] void return_credits(const View& v, std::uint64_t now) const {
+        const std::uint32_t* x = v.credits.begin(now);
+        const std::uint32_t n = v.credits.size(now);
+        v.credits.clear(now);
+        for (const std::uint32_t* end = x + n; x != end; ++x) {
+            Ov& up = v.ovs[*x];
+            ++up.credits;
+            if (up.credit_wait) {
+                up.credit_wait = 0;
+                v.sa.push(now, *x / NVP * LP + up.owner);
+            }
+        }
+    }
+
     // --- the switch ---------------------------------------------------------------------------
     /// Pass 1 over the VCs listed for the switch now: each with a credit (or bound
     /// for a terminal) bids in its router; one without waits for the credit.
@@ -294,12 +311,16 @@ struct StageModel : StageEnds<S, A, Route> {
                 vc.head = static_cast<std::uint16_t>(vc.head + 1u == v.ring ? 0 : vc.head + 1);
             }
             more = vc.count != 0;
-            Ov& up = v.ovs[vc.up];
-            ++up.credits;
-            if constexpr (adaptive) v.seen_from[vc.up] = now + 1;  // the wake kernel delivers it next cycle
-            if (up.credit_wait) {  // its holder waits for it: it bids next cycle
-                up.credit_wait = 0;
-                again.push(vc.up / NVP * LP + up.owner);
+            if (v.credit_delay > 1) [[unlikely]] {
+                v.credits.push(now + v.credit_delay, vc.up);  // counted when it arrives (return_credits)
+            } else {
+                Ov& up = v.ovs[vc.up];
+                ++up.credits;
+                if constexpr (adaptive) v.seen_from[vc.up] = now + 1;  // the wake kernel delivers it next cycle
+                if (up.credit_wait) {  // its holder waits for it: it bids next cycle
+                    up.credit_wait = 0;
+                    again.push(vc.up / NVP * LP + up.owner);
+                }
             }
         } else {  // out of its terminal's source queue
             pk = &v.live->packets[f.packet];

@@ -59,14 +59,19 @@ public:
         // would have seen its last credit back (its credit one cycle after the flit left).
         std::uint32_t* backlog;
         std::uint64_t* seen_from;
+        // With a credit delay above one cycle (else unused): per cycle, the output VCs a credit reaches then.
+        typename CycleLists<std::uint32_t>::View credits;
+        std::uint32_t credit_delay;
     };
 
     /// Every buffer empty, every sender with its credits, the wiring read from
     /// `links`; `exit` the cycles from a switch grant to the link (switch
     /// allocation and traversal), `va_ahead` and `sa_ahead` the furthest a VC is
-    /// listed ahead for VC allocation and for the switch.
+    /// listed ahead for VC allocation and for the switch; a credit reaches its sender
+    /// `credit_delay` cycles after its flit leaves.
     void reset(const Shape& shape, const Links& links, std::uint32_t buffer, std::uint32_t injection_queues,
-               std::uint64_t exit, std::uint64_t va_ahead, std::uint64_t sa_ahead, bool adaptive = false) {
+               std::uint64_t exit, std::uint64_t va_ahead, std::uint64_t sa_ahead, bool adaptive = false,
+               std::uint32_t credit_delay = 1) {
         routers_ = shape.routers;
         per_node_ = shape.per_node;
         queues_per_ = injection_queues;
@@ -107,13 +112,16 @@ public:
         if (delay_ == none) delay_ = 0;
         backlog_.assign(adaptive ? std::size_t{routers_} * S::NP : 0, 0);
         seen_from_.assign(adaptive ? ovs_.size() : 0, 0);
+        credit_delay_ = credit_delay;
+        credits_.reset(credit_delay, credit_delay > 1 ? std::size_t{routers_} * S::NV : 1);
     }
 
     [[nodiscard]] View view() {
         live_ = Live{packets_.data(), free_.data(), static_cast<std::uint32_t>(free_.size())};
         return View{vcs_.data(), flits_.data(), ovs_.data(), rt_.data(), &live_, queues_.data(), deal_.data(),
                     held_.data(), arrivals_.view(), va_.view(), sa_.view(), bidding_.data(),
-                    depth_ - 1, depth_, per_node_, queues_per_, delay_, backlog_.data(), seen_from_.data()};
+                    depth_ - 1, depth_, per_node_, queues_per_, delay_, backlog_.data(), seen_from_.data(),
+                    credits_.view(), credit_delay_};
     }
 
     /// More packet records (none was free): twice as many, the new ones free.
@@ -163,6 +171,8 @@ private:
     std::uint32_t delay_ = 0;
     std::vector<std::uint32_t> backlog_;
     std::vector<std::uint64_t> seen_from_;
+    CycleLists<std::uint32_t> credits_;
+    std::uint32_t credit_delay_ = 1;
     Live live_{};
 };
 
