@@ -8,8 +8,10 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 
 #include <fabric/core/error.hpp>
+#include <fabric/routing/dimension_order.hpp>
 #include <fabric/sim/cycle/chosen_switch.hpp>
 #include <fabric/sim/cycle/switch_allocators.hpp>
 
@@ -23,9 +25,15 @@ struct NamedSwitch : fabric::ChosenSwitch<NamedSwitch, fabric::SeparableSwitch, 
     static_assert(std::size(words) == std::tuple_size_v<alternatives>);
     /// Those whose runs go to the stage-list kernel where it models them (the others' to
     /// the wake kernel, with the same results): each one listed compiles that kernel once
-    /// more for every fabric of the tool (cycle_sim's compile at -O2: 224 s with none,
-    /// 345 s with the separable allocator, 604 s with it and iSLIP), so the default only.
-    using staged = std::tuple<fabric::SeparableSwitch>;
+    /// more for a fabric of the tool (cycle_sim's compile at -O2: 224 s with none, 345 s
+    /// with the separable allocator, 604 s with it and iSLIP on every fabric), so the
+    /// default, and iSLIP (BookSim's allocator) on the fabric of BookSim's torus files
+    /// (dim_order_torus: dimension order whose whole ring takes VC 1 when the leg wraps).
+    template <class Fab>
+    using staged_for = std::conditional_t<
+        std::is_same_v<typename Fab::routing_type, fabric::DimensionOrder<fabric::TieRule::split,
+                                                                          fabric::DatelineWholeRing>>,
+        std::tuple<fabric::SeparableSwitch, fabric::Islip<1>>, std::tuple<fabric::SeparableSwitch>>;
 
     static void choose(const std::string& word) {
         for (std::size_t i = 0; i < std::size(words); ++i)

@@ -2,7 +2,8 @@
 // output-first and wavefront, each worked by hand against the input-first
 // default, and all four in the kernel (zero-load latency worked by hand, a
 // contended pair, a loaded torus that delivers everything); one picked at run time
-// (ChosenSwitch) decides what the one it picks decides, on either kernel.
+// (ChosenSwitch) decides what the one it picks decides, on either kernel, staged
+// for every fabric alike or per fabric type.
 #include <doctest/doctest.h>
 
 #include <fabric/composition.hpp>
@@ -15,7 +16,9 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -151,6 +154,34 @@ TEST_CASE("an allocator picked at run time decides what the one picked decides, 
     CycleConfig spec = cfg;
     spec.speculative = true;
     check_same_run(loaded_run<Picked>(net, spec, false), loaded_run<SeparableSwitch>(net, spec, false));
+}
+
+namespace {
+/// iSLIP staged on tori whose whole ring takes VC 1 when the leg wraps (BookSim's), the separable allocator elsewhere.
+struct PerFabric : ChosenSwitch<PerFabric, SeparableSwitch, Islip<1>> {
+    static constexpr std::string_view name = "staged per fabric";
+    template <class Fab>
+    using staged_for = std::conditional_t<std::is_same_v<typename Fab::routing_type, DorTieSplit<DatelineWholeRing>>,
+                                          std::tuple<Islip<1>>, std::tuple<SeparableSwitch>>;
+};
+}  // namespace
+
+TEST_CASE("an allocator picked at run time may be staged per fabric type (staged_for)") {
+    using Whole = Fabric<Torus<2>, DorTieSplit<DatelineWholeRing>>;
+    using Plain = Fabric<Torus<2>, DorTieSplit<>>;
+    const Whole whole{Torus<2>{{8, 8}}};
+    const Plain plain{Torus<2>{{8, 8}}};
+    CycleConfig cfg;
+    cfg.warmup = 300;
+    cfg.measure = 1500;
+    PerFabric::chosen() = 1;  // iSLIP: staged on the whole-ring torus only
+    CHECK(CycleSimulator<Whole, PerFabric>(whole, cfg).staged());
+    CHECK_FALSE(CycleSimulator<Plain, PerFabric>(plain, cfg).staged());
+    check_same_run(loaded_run<PerFabric>(whole, cfg, true), loaded_run<Islip<1>>(whole, cfg, true));
+    PerFabric::chosen() = 0;  // the separable allocator: staged on the other only
+    CHECK_FALSE(CycleSimulator<Whole, PerFabric>(whole, cfg).staged());
+    check_same_run(loaded_run<PerFabric>(plain, cfg, true), loaded_run<SeparableSwitch>(plain, cfg, true));
+    check_same_run(loaded_run<PerFabric>(whole, cfg, false), loaded_run<SeparableSwitch>(whole, cfg, true));
 }
 
 }  // namespace unit_switch_allocator_choice

@@ -45,7 +45,8 @@ concept SwitchAllocator = requires {
 /// types), the one at index `A::chosen()`, picked at run time (a tool's option):
 /// its stage forwards every call to that allocator's, so a run with it decides
 /// what a run with that allocator decides (and the cycle kernel may run it as that one;
-/// `A::staged`, if A has it, a std::tuple of the alternatives it may do so for).
+/// `A::staged`, if A has it, a std::tuple of the alternatives it may do so for, or
+/// `A::staged_for` such a tuple per fabric type).
 template <class A>
 concept ChosenAtRunTime = SwitchAllocator<A> && requires {
     typename A::alternatives;

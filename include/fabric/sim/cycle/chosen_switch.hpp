@@ -6,7 +6,8 @@
 // index, no virtual call), so a run decides what a run with that allocator decides;
 // it is ChosenAtRunTime (concepts/allocator.hpp), so the cycle kernel runs it on the
 // stage-list kernel as the allocator chosen where that kernel is compiled for it
-// (Tag::staged, a std::tuple of some of As...; all of them if Tag has none).
+// (Tag::staged, a std::tuple of some of As...; or Tag::staged_for, a template of the
+// fabric type giving such a tuple per fabric; all of them if Tag has neither).
 //   struct Mine : ChosenSwitch<Mine, SeparableSwitch, Wavefront> {
 //       static constexpr std::string_view name = "mine";
 //   };

@@ -134,7 +134,7 @@ public:
                         res.nodes[n].flits_refused += size;
                     }
                 });
-            if (v.credit_delay > 1) m.return_credits(v, now);
+            if (v.credit_delay > 1) StageNetwork<S, A>::return_credits(v, now);
             m.arrive(v, now);
             m.allocate_vcs(v, now);
             m.collect_bids(v, now);

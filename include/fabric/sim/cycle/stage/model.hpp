@@ -161,23 +161,6 @@ struct StageModel : StageEnds<S, A, Route> {
         ov.waiters.set(local);  // held: it asks again once the VC is freed
     }
 
-    /// With a credit delay of d > 1 cycles: the credits due now (their flits left
-    /// their buffers d cycles ago), counted at their senders before anything of the
-    /// cycle checks one, as the wake kernel delivers them; a holder waiting for one bids now.
-    [[gnu::noinline]] void return_credits(const View& v, std::uint64_t now) const {
-        const std::uint32_t* x = v.credits.begin(now);
-        const std::uint32_t n = v.credits.size(now);
-        v.credits.clear(now);
-        for (const std::uint32_t* end = x + n; x != end; ++x) {
-            Ov& up = v.ovs[*x];
-            ++up.credits;
-            if (up.credit_wait) {
-                up.credit_wait = 0;
-                v.sa.push(now, *x / NVP * LP + up.owner);
-            }
-        }
-    }
-
     // --- the switch ---------------------------------------------------------------------------
     /// Pass 1 over the VCs listed for the switch now: each with a credit (or bound
     /// for a terminal) bids in its router; one without waits for the credit.
@@ -205,13 +188,15 @@ struct StageModel : StageEnds<S, A, Route> {
 
     /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
     /// wins at once); each winner moves; the losers bid again next cycle. Compiled
-    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, so
-    /// that a move does not ask which.
+    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, and
+    /// for credits of more than one cycle (with the unlike links' code), so that a
+    /// move asks neither.
     void grant_bids(const View& pv, std::uint64_t now) {
-        if (pv.delay) grant_all<true>(pv, now);
+        if (pv.credit_delay > 1) [[unlikely]] grant_all<false, true>(pv, now);
+        else if (pv.delay) grant_all<true>(pv, now);
         else grant_all<false>(pv, now);
     }
-    template <bool Alike>
+    template <bool Alike, bool Delayed = false>
     [[gnu::noinline]] void grant_all(const View& pv, std::uint64_t now) {
         const View v = pv;
         // Nothing else of this phase pushes to these two lists: a next head asks at
@@ -230,11 +215,11 @@ struct StageModel : StageEnds<S, A, Route> {
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
                     Switch::lone(router.sw, S::port_of(l), S::vc_of(l), v.vcs[r * LP + l].port);
-                    move<Alike>(v, pv, r, l, now, again, wire);
+                    move<Alike, Delayed>(v, pv, r, l, now, again, wire);
                     continue;
                 }
             }
-            contended<Alike>(v, pv, r, now, again, wire);
+            contended<Alike, Delayed>(v, pv, r, now, again, wire);
         }
         again.done();
         if constexpr (Alike) wire.done();
@@ -246,7 +231,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// allocator here grants such a set whole); others go through the allocator. The
     /// winners move by increasing output port (where an adaptive route read at a move
     /// could see another's effects; else in any order), the losers bid again next cycle.
-    template <bool Alike>
+    template <bool Alike, bool Delayed = false>
     [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot& again,
                                           ArrivalSlot& wire) {
         auto& router = v.rt[r];
@@ -269,12 +254,12 @@ struct StageModel : StageEnds<S, A, Route> {
                     for (; outs; outs &= outs - 1) {
                         const std::uint32_t l = by_out[std::countr_zero(outs)];
                         Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
-                        move<Alike>(v, pv, r, l, now, again, wire);
+                        move<Alike, Delayed>(v, pv, r, l, now, again, wire);
                     }
                 } else {
                     bids.for_each([&](std::uint32_t l) {
                         Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
-                        move<Alike>(v, pv, r, l, now, again, wire);
+                        move<Alike, Delayed>(v, pv, r, l, now, again, wire);
                     });
                 }
                 return;
@@ -282,7 +267,7 @@ struct StageModel : StageEnds<S, A, Route> {
         }
         Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
             bids.reset(l);
-            move<Alike>(v, pv, r, l, now, again, wire);
+            move<Alike, Delayed>(v, pv, r, l, now, again, wire);
         });
         bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
@@ -294,7 +279,7 @@ struct StageModel : StageEnds<S, A, Route> {
     /// head behind a tail is routed.
     /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
     /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
-    template <bool Alike>
+    template <bool Alike, bool Delayed = false>
     [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
                                      Slot& again, ArrivalSlot& wire) {
         const std::uint32_t x = r * LP + l;
@@ -311,8 +296,8 @@ struct StageModel : StageEnds<S, A, Route> {
                 vc.head = static_cast<std::uint16_t>(vc.head + 1u == v.ring ? 0 : vc.head + 1);
             }
             more = vc.count != 0;
-            if (v.credit_delay > 1) [[unlikely]] {
-                v.credits.push(now + v.credit_delay, vc.up);  // counted when it arrives (return_credits)
+            if constexpr (Delayed) {
+                v.credits.push(now + v.credit_delay, vc.up);  // counted when it arrives (StageNetwork::return_credits)
             } else {
                 Ov& up = v.ovs[vc.up];
                 ++up.credits;

@@ -124,6 +124,23 @@ public:
                     credits_.view(), credit_delay_};
     }
 
+    /// With a credit delay of d > 1 cycles: the credits due now (their flits left
+    /// their buffers d cycles ago), counted at their senders before anything of the
+    /// cycle checks one, as the wake kernel delivers them; a holder waiting for one bids now.
+    [[gnu::noinline]] static void return_credits(const View& v, std::uint64_t now) {
+        const std::uint32_t* x = v.credits.begin(now);
+        const std::uint32_t n = v.credits.size(now);
+        v.credits.clear(now);
+        for (const std::uint32_t* end = x + n; x != end; ++x) {
+            Ov& up = v.ovs[*x];
+            ++up.credits;
+            if (up.credit_wait) {
+                up.credit_wait = 0;
+                v.sa.push(now, *x / S::NVP * S::LP + up.owner);
+            }
+        }
+    }
+
     /// More packet records (none was free): twice as many, the new ones free.
     [[gnu::noinline]] void grow_packets() {
         const std::size_t had = packets_.size(), now = std::max<std::size_t>(64, 2 * had);
