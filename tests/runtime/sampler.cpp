@@ -138,12 +138,7 @@ TEST_CASE("a sample period in which a full source queue refused a message is uns
 
 TEST_CASE("the stage-list kernel's sampler chooses the wake kernel's window: converged, unstable, refused") {
     const auto both = [](const CycleConfig& cfg, double rate) {
-        CycleSimulator<Net> staged(torus8(), cfg);
-        CycleSimulator<Net, WakeSeparable> wake(torus8(), cfg);
-        CHECK(staged.staged());
-        CHECK_FALSE(wake.staged());
-        const auto a = staged.run(UniformTraffic(64), rate, PacketSizes::fixed(2));
-        check_same_run(a, wake.run(UniformTraffic(64), rate, PacketSizes::fixed(2)));
+        const auto a = run_on_both_kernels(torus8(), cfg, UniformTraffic(64), rate, PacketSizes::fixed(2));
         CHECK(a.sample_periods > 0);
         return a;
     };

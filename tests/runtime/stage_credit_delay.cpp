@@ -25,19 +25,6 @@ namespace unit_stage_credit_delay {  // the unit's own names: tests/CMakeLists.t
 
 using namespace fabric;
 
-namespace {
-template <class Net, class Pattern>
-CycleResult on_both(const Net& net, const CycleConfig& cfg, const Pattern& pattern, double rate, PacketSizes sizes) {
-    CycleSimulator<Net> staged(net, cfg);
-    CycleSimulator<Net, WakeSeparable> wake(net, cfg);
-    CHECK(staged.staged());
-    CHECK_FALSE(wake.staged());
-    const CycleResult a = staged.run(pattern, rate, sizes);
-    check_same_run(a, wake.run(pattern, rate, sizes));
-    return a;
-}
-}  // namespace
-
 TEST_CASE("a credit of 2 to 7 cycles: the stage-list kernel decides what the wake kernel decides") {
     CycleConfig cfg;
     cfg.warmup = 300;
@@ -46,13 +33,13 @@ TEST_CASE("a credit of 2 to 7 cycles: the stage-list kernel decides what the wak
         CAPTURE(delay);
         using Net = Fabric<Torus<2>, DorTieSplit<>>;
         const Net torus{Torus<2>({6, 6}), {}, Credit{4, delay}};
-        const CycleResult low = on_both(torus, cfg, UniformTraffic(36), 0.2, PacketSizes::fixed(1));
+        const CycleResult low = run_on_both_kernels(torus, cfg, UniformTraffic(36), 0.2, PacketSizes::fixed(1));
         check_delivered_and_conserved(low);
-        const CycleResult past = on_both(torus, cfg, UniformTraffic(36), 0.9, PacketSizes::fixed(4));
+        const CycleResult past = run_on_both_kernels(torus, cfg, UniformTraffic(36), 0.9, PacketSizes::fixed(4));
         CHECK(past.saturated);
         using MeshNet = Fabric<Mesh<2>, DorTieSplit<NoDateline>>;
         const MeshNet mesh{Mesh<2>({4, 4}), {}, Credit{8, delay}};
-        on_both(mesh, cfg, TransposeTraffic(16), 0.4, PacketSizes::bimodal(1, 5, 0.5));
+        run_on_both_kernels(mesh, cfg, TransposeTraffic(16), 0.4, PacketSizes::bimodal(1, 5, 0.5));
     }
 }
 
@@ -71,7 +58,7 @@ TEST_CASE("a lone flow with a longer credit loop: a VC's buffer over its round t
     for (const std::uint32_t delay : {2u, 4u, 8u}) {
         CAPTURE(delay);
         const Net ring{Torus<1>({8}), {}, Credit{2, delay}};
-        const CycleResult r = on_both(ring, cfg, TrafficMatrix(8, m), 1.0, PacketSizes::fixed(8));
+        const CycleResult r = run_on_both_kernels(ring, cfg, TrafficMatrix(8, m), 1.0, PacketSizes::fixed(8));
         const double flow = r.accepted * 8;  // flits a cycle into terminal 1, the only one receiving
         CHECK(flow > 0);
         CHECK(flow <= before);

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include <fabric/sim/cycle.hpp>
 #include <fabric/sim/cycle/chosen_switch.hpp>
 #include <fabric/sim/cycle/config.hpp>
 #include <fabric/sim/cycle/result.hpp>
@@ -68,3 +69,17 @@ struct WakeSeparable : fabric::ChosenSwitch<WakeSeparable, fabric::SeparableSwit
     static constexpr std::string_view name = "separable, on the wake kernel";
     using staged = std::tuple<>;
 };
+
+/// A run of `pattern` at `rate` on the stage-list kernel, held to the same run on
+/// the wake kernel (every count and figure equal); the first run's result.
+template <class Net, class Pattern>
+fabric::CycleResult run_on_both_kernels(const Net& net, const fabric::CycleConfig& cfg, const Pattern& pattern,
+                                        double rate, fabric::PacketSizes sizes) {
+    fabric::CycleSimulator<Net> staged(net, cfg);
+    fabric::CycleSimulator<Net, WakeSeparable> wake(net, cfg);
+    CHECK(staged.staged());
+    CHECK_FALSE(wake.staged());
+    const fabric::CycleResult a = staged.run(pattern, rate, sizes);
+    check_same_run(a, wake.run(pattern, rate, sizes));
+    return a;
+}
