@@ -134,11 +134,14 @@ public:
                         res.nodes[n].flits_refused += size;
                     }
                 });
-            if (v.credit_delay > 1) StageNetwork<S, A>::return_credits(v, now);
-            m.arrive(v, now);
-            m.allocate_vcs(v, now);
-            m.collect_bids(v, now);
-            m.grant_bids(v, now);
+            // A phase whose list is empty does nothing (a quiet network's cycles cost the calls alone).
+            if (v.credit_delay > 1 && v.credits.size(now)) StageNetwork<S, A>::return_credits(v, now);
+            if (v.arrivals.size(now)) m.arrive(v, now);
+            if (v.va.size(now)) m.allocate_vcs(v, now);
+            if (v.sa.size(now)) {
+                m.collect_bids(v, now);
+                if (live.n_bidding) m.grant_bids(v, now);
+            }
             on_links.after(now, [&] { return net.sent(); });
             ejected.after(now, [&] { return res.flits_ejected; });
             const bool watchdog_looks = watchdog.due();
