@@ -43,6 +43,19 @@ TEST_CASE("a credit of 2 to 7 cycles: the stage-list kernel decides what the wak
     }
 }
 
+TEST_CASE("a run the memory limit stops before its window counts nothing in the window, on both kernels") {
+    using Net = Fabric<Torus<2>, DorTieSplit<>>;
+    const Net net{Torus<2>({8, 8}), {}, Credit{8, 8}};
+    CycleConfig cfg;
+    cfg.memory_limit_mb = 1;
+    cfg.warmup = 100;
+    cfg.measure = 20000;
+    cfg.link_latency = 8;
+    const CycleResult r = run_on_both_kernels(net, cfg, UniformTraffic(64), 0.9, PacketSizes::fixed(1));
+    REQUIRE(r.source_limit_reached);
+    if (r.cycles <= cfg.warmup) CHECK(r.flits_ejected_in_window == 0);
+}
+
 TEST_CASE("a lone flow with a longer credit loop: a VC's buffer over its round trip, on both kernels") {
     // Router 0 sends to router 1 over one link; every packet takes VC 0 there. A
     // buffer of 2 with a credit of d cycles sends 2 flits per round trip of

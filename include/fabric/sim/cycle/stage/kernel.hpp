@@ -235,8 +235,9 @@ private:
         WindowCount(const MethodSettings& cfg, std::uint64_t delay)
             : first_(cfg.warmup > delay ? cfg.warmup - delay : 0),
               last_(cfg.warmup + cfg.measure > delay ? cfg.warmup + cfg.measure - delay : 0),
-              // every such event comes after the window, or no window is open yet
-              none_(cfg.warmup + cfg.measure <= delay || cfg.warmup >= SampledWindow::never) {}
+              // none counted until the window's first moves (a run stopped before them counts
+              // none), or ever when every such event comes after the window
+              none_(first_ > 0 || cfg.warmup + cfg.measure <= delay) {}
         template <class C>
         void open(const C& count) {
             set(before_, count);
@@ -251,7 +252,7 @@ private:
         template <class C>
         void after(std::uint64_t now, C&& count) {
             if (now + 1 == first_) [[unlikely]]
-                set(before_, count());
+                set(before_, count()), none_ = false;
             if (now + 1 == last_) [[unlikely]]
                 set(at_end_, count()), ended_ = true;
         }
