@@ -37,6 +37,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #ifndef FABRIC_MPIEXEC_COMMAND
@@ -179,7 +180,8 @@ int as_rank(int argc, char** argv) {
                     serial_best = std::min(serial_best, s);
                 }
                 wait_for_root(session.comm());
-                dist::PartitionedCycle sim(net, cfg, session.comm(), policy);
+                // The alias named with its fabric: Clang before 19 deduces no alias template's arguments.
+                dist::PartitionedCycle<std::remove_cvref_t<decltype(net)>> sim(net, cfg, session.comm(), policy);
                 plan = sim.lookahead();
                 double seconds = 0;
                 std::uint64_t mine = 0;
