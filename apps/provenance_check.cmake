@@ -31,7 +31,7 @@ execute_process(COMMAND ${PROGRAM} --config ${file} OUTPUT_VARIABLE again RESULT
 if(NOT s2 EQUAL 0)
   message(FATAL_ERROR "${tool} --config (the provenance's settings): exit status ${s2}\n${e2}")
 endif()
-if(IGNORE)
+if(NOT "${IGNORE}" STREQUAL "")  # quoted: IGNORE is also a constant of if()
   string(REGEX REPLACE "${IGNORE}" "" first "${first}")
   string(REGEX REPLACE "${IGNORE}" "" again "${again}")
 endif()
