@@ -8,10 +8,12 @@
 // a sweep). The options are declared once, below; the convention every tool
 // shares is docs/tools.md.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include <fabric/collective/expander.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/mapping/named_pattern.hpp>
 #include <fabric/topology/dragonfly.hpp>
@@ -26,6 +28,22 @@ namespace {
 using namespace fabric;
 using fabric_apps::RunSettings;
 namespace cs = fabric_apps::cycle_sim;
+
+/// --collective-algorithms: "OP=ALG,..." checked as collective::WorkloadAlgorithms reads it.
+struct AlgorithmChoices {
+    using value_type = std::string;
+    [[nodiscard]] std::string type() const { return "OP=ALG[,OP=ALG...]"; }
+    [[nodiscard]] std::string parse(std::string_view text, std::string_view what) const {
+        std::string list = fabric_apps::utf8(text, what);
+        try {
+            collective::WorkloadAlgorithms().choose(list);
+        } catch (const config_error& e) {
+            throw config_error(detail::message(what, ": ", std::string_view(e.what()).substr(8)));  // after "fabric: "
+        }
+        return list;
+    }
+    static constexpr auto json_type = nlohmann::json::value_t::string;
+};
 
 /// The grid of terminals the patterns see: the extents of a torus or mesh (a
 /// HyperX's with p terminals a router: p times the first), n extents of 2 for a
@@ -249,6 +267,10 @@ Options<RunSettings> RunSettings::options() {
                   "rank's CPU", within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
         option<S>(&S::gap, "--gap", "LogGP's g, cycles between two sends (or receives) of a rank",
                   within<std::uint64_t>(0, std::uint64_t{1} << 40)).with("--workload"),
+        option<S>(&S::collective_algorithms, "--collective-algorithms", "the algorithm of each operation a Chakra "
+                  "trace's collectives (COMM_COLL_NODE) run, as OP=ALG[,OP=ALG...] (flat algorithms: docs/collectives.md); "
+                  "the others run allreduce, allgather and reduce-scatter by ring, broadcast and reduce by binomial, "
+                  "alltoall by pairwise, barrier by dissemination", AlgorithmChoices{}).with("--workload"),
         option<S>(&S::preset, "--preset", "start from a named set of settings (a --config file and the options given "
                   "override it): booksim-iq is BookSim2's input-queued router and run methodology (fabric::BookSimIq: "
                   "islip, whole-ring dateline, terminal channels 2,1, head turnaround 1, every VC an injection queue, "

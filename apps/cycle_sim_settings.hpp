@@ -53,6 +53,7 @@ struct RunSettings : Common {
     std::string workload;                    // a workload whose messages wait (CSV with after, GOAL); empty: none
     std::uint64_t overhead = 0;              // with --workload: LogGP o at both ends, cycles
     std::uint64_t gap = 0;                   // with --workload: LogGP g, cycles between a rank's sends
+    std::string collective_algorithms;       // with --workload: OP=ALG,... for a Chakra trace's collectives
     std::string preset = "none";             // none | booksim-iq: the settings it names, before any other
     /// The kernel's settings the options set as they are (warm-up, window, watchdog,
     /// delays, sampler, request-reply, classes, watch list); cycle_config() adds the rest.

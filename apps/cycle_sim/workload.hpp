@@ -66,7 +66,11 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
     if (kind == "goal") {
         graph = workload::parse_goal(text, s.workload);
     } else if (kind == "chakra") {
-        graph = workload::read_chakra_json(s.workload, {}, input_limit_bytes());
+        collective::WorkloadAlgorithms chosen;
+        chosen.choose(s.collective_algorithms);  // (checked as the option was read)
+        workload::ChakraOptions chakra;
+        chakra.expand = collective::expander(chosen);
+        graph = workload::read_chakra_json(s.workload, chakra, input_limit_bytes());
     } else {
         std::istringstream in(text);
         graph = parse_trace(in, s.workload, s.flit_bytes).graph(terminals, s.flit_bytes);

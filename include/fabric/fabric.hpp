@@ -115,6 +115,7 @@
 #include <fabric/collective/cau.hpp>
 #include <fabric/collective/dimension_sum.hpp>
 #include <fabric/collective/exchange.hpp>
+#include <fabric/collective/expander.hpp>
 #include <fabric/collective/graph.hpp>
 #include <fabric/collective/kernel.hpp>
 #include <fabric/collective/operation.hpp>

@@ -60,7 +60,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (data[0] % 3 == 0) {
             check_and_run(fabric::workload::parse_goal(text, "fuzz.goal"));
         } else if (data[0] % 3 == 2) {
-            check_and_run(fabric::workload::parse_chakra_json({text}, {"fuzz.0.json"}));
+            fabric::workload::ChakraOptions options;
+            options.expand = fabric::collective::expander();  // a collective of the one rank's
+            check_and_run(fabric::workload::parse_chakra_json({text}, {"fuzz.0.json"}, options));
         } else {
             std::istringstream in(text);
             const fabric::Trace t = fabric::parse_trace(in, "fuzz.csv", 16);

@@ -17,8 +17,15 @@
 // comm_src; METADATA_NODE a compute of 0 cycles (it passes its dependencies on).
 // ctrl_deps and data_deps name nodes of the same rank the node waits for. Sends are
 // matched to recvs and the graph built as workload/matching.hpp says. A COMM_COLL_NODE
-// (a collective) is refused, naming the file and node: fabric expands collectives
-// with its own algorithms once the collectives' catalogue is in. Every refusal names
+// is a collective, expanded by fabric's own algorithms (ChakraOptions::expand;
+// collective/expander.hpp): comm_type (Chakra's CollectiveCommType: ALL_REDUCE,
+// REDUCE, ALL_GATHER, BROADCAST, ALL_TO_ALL, REDUCE_SCATTER and REDUCE_SCATTER_BLOCK,
+// BARRIER; GATHER and SCATTER are refused), comm_size its size as nccl-tests counts
+// it (an allreduce's whole vector), `root` a broadcast's or reduce's root rank (the
+// first participant without it), `pg_name` its process group: the k-th collective
+// of a group on each rank whose trace has one is one collective over those ranks
+// (without pg_name, one group). An `involved_dim` that leaves out a dimension
+// (ASTRA-sim's hierarchical network) is refused. Every refusal names
 // the file and line (the line where the node's object starts); files are read with a
 // bound on their size.
 #pragma once
@@ -46,6 +53,7 @@ namespace fabric::workload {
 
 struct ChakraOptions {
     double cycles_per_microsecond = 1000;  // a compute's duration_micros in cycles: 1,000 at a 1 ns cycle
+    ops::CollectiveExpander expand;        // a COMM_COLL_NODE's algorithms (empty: collectives refused)
 };
 
 namespace chakra_detail {
@@ -113,6 +121,7 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
     std::vector<ops::Rank> ranks(num_ranks);
     for (std::uint32_t r = 0; r < num_ranks; ++r) {
         const std::string& src = sources[r];
+        ranks[r].source = src;
         std::unordered_map<std::uint64_t, std::size_t> index;  // a node's id -> its op
         std::vector<std::pair<std::vector<std::uint64_t>, std::size_t>> deps;  // per op: the ids it waits for
         for (const auto& [o, line] : chakra_detail::objects(texts[r], src)) {
@@ -133,9 +142,6 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
             const nlohmann::json* idv = chakra_detail::member(o, "id", "id");
             const std::uint64_t id = idv ? chakra_detail::whole(*idv, at, "id") : 0;
             const std::string node = "node " + std::to_string(id) + ": ";
-            fabric::detail::require(kind != "COMM_COLL_NODE", at, node, "a collective (COMM_COLL_NODE) is expanded by "
-                                    "fabric's own collective algorithms, which are not in this build yet; give its "
-                                    "sends and recvs instead");
             std::unordered_map<std::string, const nlohmann::json*> attr;
             if (const nlohmann::json* a = chakra_detail::member(o, "attr", "attr"); a && a->is_array())
                 for (const auto& x : *a)
@@ -171,9 +177,36 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
                 const double cycles = std::ceil(micros * options.cycles_per_microsecond);
                 fabric::detail::require(cycles < 1e15, at, node, "a compute of ", cycles, " cycles is too long");
                 op.size = static_cast<std::uint64_t>(cycles);
+            } else if (kind == "COMM_COLL_NODE") {
+                op.kind = Op::coll;
+                static const char* types[] = {"allreduce", "reduce", "allgather", "GATHER", "SCATTER", "broadcast",
+                                              "alltoall", "reduce-scatter", "reduce-scatter", "barrier"};
+                const std::uint64_t comm = *attribute("comm_type", true);
+                fabric::detail::require(comm < 10 && comm != 3 && comm != 4, at, node, "comm_type ", comm, " is not a "
+                                        "collective fabric runs (0 ALL_REDUCE, 1 REDUCE, 2 ALL_GATHER, 5 BROADCAST, "
+                                        "6 ALL_TO_ALL, 7 REDUCE_SCATTER, 8 REDUCE_SCATTER_BLOCK, 9 BARRIER)");
+                op.collective = types[comm];
+                op.size = comm == 9 ? 0 : *attribute("comm_size", true);
+                const std::uint64_t root = attribute("root", false).value_or(~std::uint64_t{0});
+                fabric::detail::require(root == ~std::uint64_t{0} || root < num_ranks, at, node, "root ", root,
+                                        " is past the ", num_ranks, " ranks of the workload");
+                op.peer = static_cast<std::uint32_t>(root);
+                if (const auto it = attr.find("pg_name"); it != attr.end()) {
+                    fabric::detail::require(it->second->is_string(), at, node, "pg_name must be a string");
+                    op.group = it->second->get<std::string>();
+                }
+                if (const auto it = attr.find("involved_dim"); it != attr.end()) {
+                    const nlohmann::json* v = chakra_detail::member(*it->second, "values", "values");
+                    fabric::detail::require(v != nullptr && v->is_array(), at, node, "involved_dim must be a list of "
+                                            "booleans");
+                    for (const auto& x : *v)
+                        fabric::detail::require(x.is_boolean() && x.get<bool>(), at, node, "involved_dim leaves out a "
+                                                "dimension of ASTRA-sim's hierarchical network; fabric runs a "
+                                                "collective over every rank of its process group (pg_name)");
+                }
             } else {
-                fabric::detail::require(false, at, node, "fabric runs COMP, COMM_SEND, COMM_RECV, MEM and METADATA "
-                                        "nodes; this one is ", kind);
+                fabric::detail::require(false, at, node, "fabric runs COMP, COMM_SEND, COMM_RECV, COMM_COLL, MEM and "
+                                        "METADATA nodes; this one is ", kind);
             }
             const bool added = index.emplace(id, ranks[r].ops.size()).second;
             fabric::detail::require(added, at, node, "id ", id, " is given twice in this trace");
@@ -196,7 +229,7 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
                 ranks[r].ops[k].requires_.emplace_back(it->second, deps[k].second);
             }
     }
-    return ops::matched_graph(ranks, num_ranks, sources.front());
+    return ops::matched_graph(ranks, num_ranks, sources.front(), options.expand);
 }
 
 /// The Chakra workload whose rank-0 trace is `path` (with its siblings `name.<rank>.json`), each file read with a bound.

@@ -203,4 +203,14 @@ private:
     std::vector<Edge> edges_;
 };
 
+/// Any workload graph as a table (a generated collective, to splice into a workload read from a file).
+template <WorkloadGraph G>
+[[nodiscard]] ExplicitGraph to_explicit(const G& g, std::string source = "workload") {
+    GraphBuilder b(std::move(source));
+    for (NodeIndex i = 0; i < g.size(); ++i) b.add(g.node(i));
+    for (NodeIndex i = 0; i < g.size(); ++i)
+        g.for_each_successor(i, [&](NodeIndex s, Completion c) { b.depend(s, i, c); });
+    return b.build(g.ranks());
+}
+
 }  // namespace fabric::workload

@@ -1,0 +1,87 @@
+// The collectives a workload file names (a Chakra COMM_COLL_NODE), expanded by the
+// catalogue (collective/algorithms.hpp): one algorithm an operation, chosen as
+// ASTRA-sim's system file chooses its all-reduce-implementation and the others.
+// A workload's collective runs over a list of ranks (its process group), not a
+// grid, so only the flat algorithms take it; the composed ones (dimension-wise,
+// multiported, hierarchical) are refused where the choice is made.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fabric/collective/algorithms.hpp>
+#include <fabric/core/error.hpp>
+#include <fabric/workload/graph.hpp>
+#include <fabric/workload/matching.hpp>
+
+namespace fabric::collective {
+
+/// Which algorithm runs each operation, and how messages are cut and reduced.
+struct WorkloadAlgorithms {
+    // Per Operation, in its order: allreduce, allgather, reduce-scatter, broadcast, reduce, alltoall, barrier.
+    std::array<Algorithm, 7> of{Algorithm::ring,     Algorithm::ring,     Algorithm::ring,         Algorithm::binomial,
+                                Algorithm::binomial, Algorithm::pairwise, Algorithm::dissemination};
+    std::uint32_t segments = 1;   // pieces each message is cut into
+    double reduce_per_byte = 0;   // gamma, cycles a byte
+
+    [[nodiscard]] Algorithm operator[](Operation op) const { return of[static_cast<std::size_t>(op)]; }
+
+    /// Runs `op` by `a`; refused (config_error) where the catalogue lacks the pair or `a` is a composed one.
+    void choose(Operation op, Algorithm a) {
+        fabric::detail::require(supports(op, a), name(op), " has no algorithm '", name(a), "'; it has ",
+                                supported_names(op));
+        fabric::detail::require(!composed(a), name(a), " lays the ranks out as a grid; a workload's collective runs "
+                                "over a list of ranks (its process group): choose a flat algorithm for ", name(op));
+        of[static_cast<std::size_t>(op)] = a;
+    }
+
+    /// Choices written "allreduce=ring,alltoall=direct" (what `choose` takes, by name).
+    void choose(std::string_view list) {
+        while (!list.empty()) {
+            const std::string_view item = list.substr(0, list.find(','));
+            list.remove_prefix(std::min(list.size(), item.size() + 1));
+            const auto eq = item.find('=');
+            fabric::detail::require(eq != std::string_view::npos, "'", item, "' is not OPERATION=ALGORITHM");
+            choose(named<Operation>(item.substr(0, eq), operations, "operation"),
+                   named<Algorithm>(item.substr(eq + 1), algorithms, "algorithm"));
+        }
+    }
+
+private:
+    template <class E, class All>
+    static E named(std::string_view word, const All& all, std::string_view what) {
+        std::string known;
+        for (const E e : all) {
+            if (name(e) == word) return e;
+            known += (known.empty() ? "" : ", ") + std::string(name(e));
+        }
+        fabric::detail::require(false, "'", word, "' is no collective ", what, "; there are ", known);
+        return all[0];
+    }
+};
+
+/// The expander workload readers take (workload::ops::CollectiveExpander), running the `chosen` algorithms.
+[[nodiscard]] inline workload::ops::CollectiveExpander expander(const WorkloadAlgorithms& chosen = {}) {
+    return [chosen](const workload::ops::CollectiveCall& call) {
+        const auto* op = std::find_if(operations.begin(), operations.end(),
+                                      [&](Operation o) { return name(o) == call.operation; });
+        fabric::detail::require(op != operations.end(), call.where, "'", call.operation, "' is no collective operation");
+        const auto p = static_cast<std::uint32_t>(call.ranks.size());
+        const Size size{.bytes = call.bytes, .segments = chosen.segments,
+                        .reduce_per_byte = chosen.reduce_per_byte, .root = call.root};
+        try {
+            return workload::to_explicit(build(*op, chosen[*op], Shape::line(p), size), "collective");
+        } catch (const config_error& e) {  // say which of the file's collectives it was
+            std::string what = e.what();
+            if (what.rfind("fabric: ", 0) == 0) what.erase(0, 8);
+            fabric::detail::require(false, call.where, what);
+            throw;
+        }
+    };
+}
+
+}  // namespace fabric::collective
