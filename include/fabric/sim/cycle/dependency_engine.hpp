@@ -34,12 +34,12 @@
 #include <functional>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <fabric/concepts/workload.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/sim/cycle/message_port.hpp>
+#include <fabric/sim/cycle/node_table.hpp>
 #include <fabric/workload/endpoints.hpp>
 #include <fabric/workload/placement.hpp>
 
@@ -90,6 +90,7 @@ public:
         }
         if (record) times_.assign(static_cast<std::size_t>(g_.size()), NodeTimes{});
         total_ = g_.size();
+        detail::require(total_ < (NodeIndex{1} << 61), "a workload has at most 2^61 nodes (an event keeps a node's index in 61 bits); this one has ", total_);
         left_.assign(ranks, 0);  // per rank, its nodes not yet completed (a message is its source's)
         for (NodeIndex i = 0; i < total_; ++i) {
             const std::uint32_t r = g_.node(i).rank;
@@ -154,7 +155,7 @@ public:
         std::vector<WorkloadWait> out;
         std::vector<std::uint8_t> seen(g_.ranks(), 0);
         std::vector<std::pair<NodeIndex, const Flight*>> flying;
-        for (const auto& [i, f] : flights_) flying.emplace_back(i, &f);
+        flights_.for_each([&](NodeIndex i, const Flight& f) { flying.emplace_back(i, &f); });
         std::sort(flying.begin(), flying.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, f] : flying) {
             const Node n = g_.node(i);
@@ -172,7 +173,8 @@ public:
             out.push_back({n.peer, i, what});
             seen[n.peer] = seen[n.rank] = 1;
         }
-        std::vector<std::pair<NodeIndex, Waiting>> waits(frontier_.begin(), frontier_.end());
+        std::vector<std::pair<NodeIndex, Waiting>> waits;
+        frontier_.for_each([&](NodeIndex i, const Waiting& w) { waits.emplace_back(i, w); });
         std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, w] : waits) {
             const Node n = g_.node(i);
@@ -191,14 +193,12 @@ public:
 private:
     enum Kind : std::uint8_t { compute_done, sent_data, arrived, received, request_arrived, clear_arrived, ready };
     enum Phase : std::uint32_t { data = 0, request = 1, clear = 2 };
-    struct Event {
-        std::uint64_t cycle;
-        NodeIndex node;
-        Kind kind;
+    struct Event {  // ordered by (cycle, node, kind): the node and kind in one word, node << 3 | kind
+        std::uint64_t cycle, key;
+        [[nodiscard]] NodeIndex node() const { return key >> 3; }
+        [[nodiscard]] Kind kind() const { return static_cast<Kind>(key & 7); }
         friend bool operator>(const Event& a, const Event& b) {
-            if (a.cycle != b.cycle) return a.cycle > b.cycle;
-            if (a.node != b.node) return a.node > b.node;
-            return a.kind > b.kind;
+            return a.cycle != b.cycle ? a.cycle > b.cycle : a.key > b.key;
         }
     };
     struct Waiting {
@@ -212,7 +212,7 @@ private:
     };
 
     static std::uint64_t handle_of(NodeIndex i, std::uint32_t phase) { return i << 2 | phase; }
-    void push(std::uint64_t cycle, NodeIndex i, Kind k) { calendar_.push(Event{cycle, i, k}); }
+    void push(std::uint64_t cycle, NodeIndex i, Kind k) { calendar_.push(Event{cycle, i << 3 | k}); }
 
     /// Refuses a node whose ranks, rail or class do not fit (the refusal built only then: this runs once a node).
     void check(NodeIndex i, const Node& n) const {
@@ -245,9 +245,9 @@ private:
     NodeTimes* times(NodeIndex i) { return times_.empty() ? nullptr : &times_[i]; }
 
     void handle(const Event& e, std::uint64_t now) {
-        const NodeIndex i = e.node;
+        const NodeIndex i = e.node();
         const Node n = g_.node(i);
-        switch (e.kind) {
+        switch (e.kind()) {
         case ready: return became_ready(i, n, e.cycle, now);
         case compute_done:
             finish_[n.rank] = std::max(finish_[n.rank], e.cycle);
@@ -329,8 +329,8 @@ private:
         g_.for_each_successor(i, [&](NodeIndex s, Completion waits) {
             if (n.is_message() && waits != how) return;
             const Node sn = g_.node(s);
-            auto [it, added] = frontier_.try_emplace(s);
-            Waiting& w = it->second;
+            auto [record, added] = frontier_.try_emplace(s);
+            Waiting& w = *record;
             if (added) {
                 check(s, sn);
                 w.left = g_.predecessors(s);
@@ -339,7 +339,7 @@ private:
             w.ready = std::max(w.ready, at + sn.delay);
             if (--w.left != 0) return;
             const std::uint64_t r = std::max(w.ready, sn.not_before);
-            frontier_.erase(it);
+            frontier_.erase(s);
             push(r, s, ready);
         });
     }
@@ -357,8 +357,8 @@ private:
     std::uint64_t seed_;
     MessagePort& port_;
     std::priority_queue<Event, std::vector<Event>, std::greater<>> calendar_;
-    std::unordered_map<NodeIndex, Waiting> frontier_;
-    std::unordered_map<NodeIndex, Flight> flights_;
+    NodeTable<Waiting> frontier_;  // (node_table.hpp: no allocation a node once grown to the frontier's peak)
+    NodeTable<Flight> flights_;
     std::vector<std::uint64_t> cpu_, finish_, left_;
     std::vector<std::vector<std::uint64_t>> tx_, rx_;  // per rank and rail: when it may next send, receive
     std::vector<NodeTimes> times_;
