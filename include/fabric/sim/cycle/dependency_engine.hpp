@@ -329,6 +329,11 @@ private:
         g_.for_each_successor(i, [&](NodeIndex s, Completion waits) {
             if (n.is_message() && waits != how) return;
             const Node sn = g_.node(s);
+            if (g_.predecessors(s) == 1) {  // ready now: counted in the frontier's peak, never held in it
+                check(s, sn);
+                frontier_peak_ = std::max(frontier_peak_, frontier_.size() + 1);
+                return push(std::max(at + sn.delay, sn.not_before), s, ready);
+            }
             auto [record, added] = frontier_.try_emplace(s);
             Waiting& w = *record;
             if (added) {
