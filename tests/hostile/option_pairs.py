@@ -84,7 +84,8 @@ class Option:
                 text = repr(v) if self.kind == "FLOAT" else str(int(v))
                 if text != default and not (self.kind == "FLOAT" and default and float(default or 0) == v):
                     return text
-        return {"TEXT": "x", "FILE": "x.csv", "UINT": "2", "INT": "2", "FLOAT": "0.5"}.get(self.kind or "TEXT", "2")
+        return {"TEXT": "x", "FILE": "x.csv", "UINT": "2", "INT": "2", "FLOAT": "0.5",
+                "OP": "allreduce=rabenseifner"}.get(self.kind or "TEXT", "2")  # OP: OP=ALG[,OP=ALG...]
 
     def other_value(self, named):
         """A valid value other than `named` (to give an option without being at it)."""

@@ -131,9 +131,10 @@ TEST_CASE("Chakra JSON: process groups are collectives of their own ranks, match
     CHECK(r.ranks[1] == alone.ranks[1]);
     CHECK(r.ranks[2] == alone.ranks[0]);  // the same distance, the same direction, the same time
     CHECK(r.ranks[3] == alone.ranks[1]);
-    // Two collectives of one group on one rank and one on the others: the second has that rank alone.
-    std::vector<std::string> uneven{coll(1, 9, 0) + coll(2, 9, 0, 1), coll(1, 9, 0)};
-    const auto g = workload::parse_chakra_json(uneven, names_of(2), options);
+    // A group of one rank: its barrier sends nothing, and the pair's barrier is the pair's.
+    const std::string c = ", {\"name\": \"pg_name\", \"stringVal\": \"c\"}";
+    std::vector<std::string> alone_and_pair{coll(1, 9, 0) + coll(2, 9, 0, 1, c), coll(1, 9, 0)};
+    const auto g = workload::parse_chakra_json(alone_and_pair, names_of(2), options);
     CHECK(g.size() == 2 + 3 * 2);  // a 2-rank dissemination barrier's 2 messages; 3 entries and 3 exits
 }
 
@@ -166,8 +167,11 @@ TEST_CASE("Chakra JSON: every refusal names the file and line") {
           "fabric: w.0.json:1: node 1: comm_type 3 is not a collective fabric runs (0 ALL_REDUCE, 1 REDUCE, "
           "2 ALL_GATHER, 5 BROADCAST, 6 ALL_TO_ALL, 7 REDUCE_SCATTER, 8 REDUCE_SCATTER_BLOCK, 9 BARRIER)");
     CHECK(chakra_refusal({coll(1, 0, 64), comp(1, 1) + coll(2, 0, 128, 1)}, options) ==
-          "fabric: w.1.json:2: this collective (allreduce of 128 bytes, root 4294967295) is rank 1's part in one "
-          "whose rank 0 gives allreduce of 64 bytes, root 4294967295 (w.0.json:1): its participants must agree");
+          "fabric: w.1.json:2: this collective (allreduce of 128 bytes, root none) is rank 1's part in one "
+          "whose rank 0 gives allreduce of 64 bytes, root none (w.0.json:1): its participants must agree");
+    CHECK(chakra_refusal({coll(1, 0, 64) + coll(2, 0, 64, 1), coll(1, 0, 64)}, options) ==
+          "fabric: w.1.json: rank 1 takes part in 1 collectives of process group '', rank 0 (w.0.json) in 2: every "
+          "rank of a group takes part in each of its collectives, in one order");
     CHECK(chakra_refusal({coll(1, 5, 64, 0, ", {\"name\": \"root\", \"int32Val\": 1}"), comp(1, 1)}, options) ==
           "fabric: w.0.json:1: the root of this broadcast, rank 1, does not take part in it");
     CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"involved_dim\", \"boolList\": {\"values\": [true, "
@@ -179,9 +183,14 @@ TEST_CASE("Chakra JSON: every refusal names the file and line") {
                          "fabric: dimension-wise lays the ranks out as a grid; a workload's collective runs over a "
                          "list of ranks (its process group): choose a flat algorithm for allreduce", config_error);
     CHECK_THROWS_WITH_AS(chosen.choose("broadcast=ring"),
-                         "fabric: broadcast has no algorithm 'ring'; it has binomial, scatter-allgather, chain, "
-                         "dimension-wise, hierarchical", config_error);
-    CHECK_THROWS_WITH_AS(chosen.choose("allreduce"), "fabric: 'allreduce' is not OPERATION=ALGORITHM", config_error);
+                         "fabric: broadcast has no algorithm 'ring'; a workload's broadcast runs by binomial, "
+                         "scatter-allgather, chain", config_error);
+    CHECK_THROWS_WITH_AS(chosen.choose("allreduce"), "fabric: 'allreduce' in 'allreduce' is not OPERATION=ALGORITHM",
+                         config_error);
+    CHECK_THROWS_WITH_AS(chosen.choose("allreduce=ring,"), "fabric: '' in 'allreduce=ring,' is not OPERATION=ALGORITHM",
+                         config_error);
+    CHECK_THROWS_WITH_AS(chosen.choose("allreduce=ring,allreduce=rabenseifner"),
+                         "fabric: allreduce is given twice in 'allreduce=ring,allreduce=rabenseifner'", config_error);
     CHECK_THROWS_WITH_AS(chosen.choose("gather=ring"), "fabric: 'gather' is no collective operation; there are "
                          "allreduce, allgather, reduce-scatter, broadcast, reduce, alltoall, barrier", config_error);
     CHECK(chakra_refusal({"{\"id\": 1, \"type\": \"COMP_NODE\"}\n"

@@ -32,22 +32,32 @@ struct WorkloadAlgorithms {
 
     /// Runs `op` by `a`; refused (config_error) where the catalogue lacks the pair or `a` is a composed one.
     void choose(Operation op, Algorithm a) {
-        fabric::detail::require(supports(op, a), name(op), " has no algorithm '", name(a), "'; it has ",
-                                supported_names(op));
-        fabric::detail::require(!composed(a), name(a), " lays the ranks out as a grid; a workload's collective runs "
-                                "over a list of ranks (its process group): choose a flat algorithm for ", name(op));
+        fabric::detail::require(!composed(a) || !supports(op, a), name(a), " lays the ranks out as a grid; a "
+                                "workload's collective runs over a list of ranks (its process group): choose a flat "
+                                "algorithm for ", name(op));
+        std::string flat;
+        for (const Algorithm x : algorithms)
+            if (supports(op, x) && !composed(x)) flat += (flat.empty() ? "" : ", ") + std::string(name(x));
+        fabric::detail::require(supports(op, a), name(op), " has no algorithm '", name(a), "'; a workload's ", name(op),
+                                " runs by ", flat);
         of[static_cast<std::size_t>(op)] = a;
     }
 
-    /// Choices written "allreduce=ring,alltoall=direct" (what `choose` takes, by name).
+    /// Choices written "allreduce=ring,alltoall=direct" (what `choose` takes, by name), each operation once.
     void choose(std::string_view list) {
-        while (!list.empty()) {
-            const std::string_view item = list.substr(0, list.find(','));
-            list.remove_prefix(std::min(list.size(), item.size() + 1));
+        if (list.empty()) return;
+        std::array<bool, operations.size()> given{};
+        for (std::string_view rest = list;;) {
+            const std::size_t comma = rest.find(',');
+            const std::string_view item = rest.substr(0, comma);
             const auto eq = item.find('=');
-            fabric::detail::require(eq != std::string_view::npos, "'", item, "' is not OPERATION=ALGORITHM");
-            choose(named<Operation>(item.substr(0, eq), operations, "operation"),
-                   named<Algorithm>(item.substr(eq + 1), algorithms, "algorithm"));
+            fabric::detail::require(eq != std::string_view::npos, "'", item, "' in '", list, "' is not OPERATION=ALGORITHM");
+            const auto op = named<Operation>(item.substr(0, eq), operations, "operation");
+            fabric::detail::require(!given[static_cast<std::size_t>(op)], name(op), " is given twice in '", list, "'");
+            given[static_cast<std::size_t>(op)] = true;
+            choose(op, named<Algorithm>(item.substr(eq + 1), algorithms, "algorithm"));
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
         }
     }
 
@@ -64,23 +74,29 @@ private:
     }
 };
 
+/// The graph of `call` by the `chosen` algorithms, held as arithmetic (CollectiveGraph: its size known before
+/// any node is made); a refusal names the call's file and line.
+[[nodiscard]] inline CollectiveGraph expansion(const WorkloadAlgorithms& chosen, const workload::ops::CollectiveCall& call) {
+    const auto* op = std::find_if(operations.begin(), operations.end(),
+                                  [&](Operation o) { return name(o) == call.operation; });
+    fabric::detail::require(op != operations.end(), call.where, "'", call.operation, "' is no collective operation");
+    const auto p = static_cast<std::uint32_t>(call.ranks.size());
+    const Size size{.bytes = call.bytes, .segments = chosen.segments, .reduce_per_byte = chosen.reduce_per_byte,
+                    .root = call.root};
+    try {
+        return build(*op, chosen[*op], Shape::line(p), size);
+    } catch (const config_error& e) {  // say which of the file's collectives it was
+        std::string what = e.what();
+        if (what.rfind("fabric: ", 0) == 0) what.erase(0, 8);
+        fabric::detail::require(false, call.where, what);
+        throw;
+    }
+}
+
 /// The expander workload readers take (workload::ops::CollectiveExpander), running the `chosen` algorithms.
 [[nodiscard]] inline workload::ops::CollectiveExpander expander(const WorkloadAlgorithms& chosen = {}) {
     return [chosen](const workload::ops::CollectiveCall& call) {
-        const auto* op = std::find_if(operations.begin(), operations.end(),
-                                      [&](Operation o) { return name(o) == call.operation; });
-        fabric::detail::require(op != operations.end(), call.where, "'", call.operation, "' is no collective operation");
-        const auto p = static_cast<std::uint32_t>(call.ranks.size());
-        const Size size{.bytes = call.bytes, .segments = chosen.segments,
-                        .reduce_per_byte = chosen.reduce_per_byte, .root = call.root};
-        try {
-            return workload::to_explicit(build(*op, chosen[*op], Shape::line(p), size), "collective");
-        } catch (const config_error& e) {  // say which of the file's collectives it was
-            std::string what = e.what();
-            if (what.rfind("fabric: ", 0) == 0) what.erase(0, 8);
-            fabric::detail::require(false, call.where, what);
-            throw;
-        }
+        return workload::to_explicit(expansion(chosen, call), "collective");
     };
 }
 

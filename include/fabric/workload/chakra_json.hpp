@@ -200,7 +200,9 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
                     fabric::detail::require(v != nullptr && v->is_array(), at, node, "involved_dim must be a list of "
                                             "booleans");
                     for (const auto& x : *v)
-                        fabric::detail::require(x.is_boolean() && x.get<bool>(), at, node, "involved_dim leaves out a "
+                        fabric::detail::require(x.is_boolean(), at, node, "involved_dim must be a list of booleans");
+                    for (const auto& x : *v)
+                        fabric::detail::require(x.get<bool>(), at, node, "involved_dim leaves out a "
                                                 "dimension of ASTRA-sim's hierarchical network; fabric runs a "
                                                 "collective over every rank of its process group (pg_name)");
                 }

@@ -71,9 +71,12 @@ struct Rank {
 
 namespace detail {
 
-/// The collectives of `ranks` as (participants' (rank, op index)) lists, per group in order.
-inline std::vector<std::vector<std::pair<std::uint32_t, std::size_t>>> collectives(const std::vector<Rank>& ranks) {
+/// The collectives of `ranks` as (participants' (rank, op index)) lists, per group in order; refused where the
+/// ranks of a group take part in different numbers of its collectives (`source`: a rank's file where it has none).
+inline std::vector<std::vector<std::pair<std::uint32_t, std::size_t>>> collectives(const std::vector<Rank>& ranks,
+                                                                                   const std::string& source) {
     std::map<std::string, std::vector<std::vector<std::pair<std::uint32_t, std::size_t>>>> by_group;
+    std::map<std::string, std::vector<std::pair<std::uint32_t, std::size_t>>> counts;  // per group: (rank, count)
     for (std::uint32_t r = 0; r < ranks.size(); ++r) {
         std::map<std::string, std::size_t> nth;
         for (std::size_t k = 0; k < ranks[r].ops.size(); ++k)
@@ -83,7 +86,16 @@ inline std::vector<std::vector<std::pair<std::uint32_t, std::size_t>>> collectiv
                 if (list.size() <= i) list.resize(i + 1);
                 list[i].emplace_back(r, k);
             }
+        for (const auto& [group, n] : nth) counts[group].emplace_back(r, n);
     }
+    for (const auto& [group, list] : counts)
+        for (const auto& [r, n] : list) {
+            const auto [r0, n0] = list.front();
+            const auto file = [&](std::uint32_t x) { return ranks[x].source.empty() ? source : ranks[x].source; };
+            fabric::detail::require(n == n0, file(r), ": rank ", r, " takes part in ", n, " collectives of process "
+                                    "group '", group, "', rank ", r0, " (", file(r0), ") in ", n0, ": every rank of a "
+                                    "group takes part in each of its collectives, in one order");
+        }
     std::vector<std::vector<std::pair<std::uint32_t, std::size_t>>> out;
     for (auto& [group, list] : by_group)
         for (auto& c : list) out.push_back(std::move(c));
@@ -154,15 +166,16 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
                                     ", tag ", op.tag, ") has no matching send in rank ", op.peer);
         }
     }
-    for (const auto& members : detail::collectives(ranks)) {
+    for (const auto& members : detail::collectives(ranks, source)) {
         const Op& first = ranks[members.front().first].ops[members.front().second];
         CollectiveCall call{first.collective, first.size, first.peer, {}, where(first)};
         for (const auto& [r, k] : members) {
             const Op& op = ranks[r].ops[k];
+            const auto root_of = [](std::uint32_t x) { return x == ~std::uint32_t{0} ? std::string("none") : std::to_string(x); };
             fabric::detail::require(op.collective == call.operation && op.size == call.bytes && op.peer == call.root,
                                     where(op), "this collective (", op.collective, " of ", op.size, " bytes, root ",
-                                    op.peer, ") is rank ", r, "'s part in one whose rank ", first.rank, " gives ",
-                                    call.operation, " of ", call.bytes, " bytes, root ", call.root, " (",
+                                    root_of(op.peer), ") is rank ", r, "'s part in one whose rank ", first.rank, " gives ",
+                                    call.operation, " of ", call.bytes, " bytes, root ", root_of(call.root), " (",
                                     call.where.substr(0, call.where.size() - 2), "): its participants must agree");
             call.ranks.push_back(r);
         }
