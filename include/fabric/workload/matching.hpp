@@ -62,7 +62,6 @@ struct CollectiveCall {
 /// The graph of a collective over its participants (ranks 0 to call.ranks.size() - 1).
 using CollectiveExpander = std::function<ExplicitGraph(const CollectiveCall&)>;
 
-
 struct Rank {
     std::vector<Op> ops;
     std::map<std::string, std::size_t, std::less<>> labels;
