@@ -37,6 +37,7 @@
 #include <fabric/topology/torus.hpp>
 #include <fabric/workload/graph.hpp>
 
+#include "common/kernel_cost.hpp"
 #include "common/tool.hpp"
 
 namespace {
@@ -100,13 +101,6 @@ struct Settings : fabric_apps::Common {
     }
 };
 
-template <class E>
-E named(std::string_view what, const auto& all) {
-    for (const E e : all)
-        if (collective::name(e) == what) return e;
-    return all[0];  // (not reached: the option's words are these names)
-}
-
 /// "64KiB,1MiB,100": each a whole number of bytes, KiB, MiB or GiB.
 std::vector<std::uint64_t> sizes_of(const std::string& text) {
     std::vector<std::uint64_t> out;
@@ -155,8 +149,8 @@ nlohmann::json path_of(const G& g, const WorkloadResult& r) {
 /// Runs the collective on `topo`: every terminal a rank, or (rails > 1) every router a rank of `rails` terminals.
 template <class Fab, class T>
 int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFile& out, std::uint32_t rails = 1) {
-    const Operation op = named<Operation>(s.collective, collective::operations);
-    const Algorithm a = named<Algorithm>(s.algorithm, collective::algorithms);
+    const Operation op = *collective::named(s.collective, collective::operations);  // (the options' words)
+    const Algorithm a = *collective::named(s.algorithm, collective::algorithms);
     detail::require(collective::supports(op, a), s.collective, " has no algorithm '", s.algorithm, "'; see "
                     "docs/collectives.md for which does which");
     // As the policy types have it at compile time (collective/policies.hpp): the dimension-wise forms on a torus,
@@ -203,10 +197,7 @@ int run(const Settings& s, const Fab& fab, const T& topo, fabric_apps::OutputFil
                                     .reduce_per_byte = size.reduce_per_byte, .rails = rails};
         const collective::Shape shape = composed ? collective::shape_of(topo, req, a) : collective::Shape::line(p);
         const auto g = collective::build(op, a, shape, size);
-        double flits = 0;
-        for (workload::NodeIndex i = 0; i < g.size(); ++i)
-            if (const workload::Node x = g.node(i); x.is_message())
-                flits += static_cast<double>(std::max<std::uint64_t>(1, (x.bytes + s.flit_bytes - 1) / s.flit_bytes));
+        const double flits = fabric_apps::messages_and_flits(g, s.flit_bytes).second;
         // About 2e6 flit-hops a second on one core (a ring allreduce of 1 MiB on a 32 x 32 torus, a few hops
         // each): 750 instructions a flit-hop at the reference machine's rate (apps/common/limits.hpp).
         fabric_apps::Cost cost;

@@ -38,7 +38,7 @@ struct AlgorithmChoices {
         try {
             collective::WorkloadAlgorithms().choose(list);
         } catch (const config_error& e) {
-            throw config_error(detail::message(what, ": ", std::string_view(e.what()).substr(8)));  // after "fabric: "
+            detail::rethrow_at(std::string(what) + ": ", e);
         }
         return list;
     }

@@ -19,9 +19,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <fabric/concepts/routing.hpp>
 #include <fabric/concepts/topology.hpp>
+#include <fabric/concepts/workload.hpp>
 #include <fabric/core/ids.hpp>
 #include <fabric/core/random.hpp>
 #include <fabric/sim/workload.hpp>
@@ -29,6 +31,19 @@
 #include "limits.hpp"
 
 namespace fabric_apps {
+
+/// A workload graph's messages and their flits, a message at least one flit (its bytes over `flit_bytes`,
+/// rounded up), for the estimate of a run of it.
+template <fabric::workload::WorkloadGraph G>
+std::pair<double, double> messages_and_flits(const G& g, std::uint32_t flit_bytes) {
+    double messages = 0, flits = 0;
+    for (fabric::workload::NodeIndex i = 0; i < g.size(); ++i)
+        if (const fabric::workload::Node n = g.node(i); n.is_message()) {
+            ++messages;
+            flits += static_cast<double>(std::max<std::uint64_t>(1, (n.bytes + flit_bytes - 1) / flit_bytes));
+        }
+    return {messages, flits};
+}
 
 /// The cycle kernel's instructions a unit (callgrind, 7d600f2's kernel: the wake kernel).
 struct KernelCost {

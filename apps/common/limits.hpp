@@ -133,4 +133,12 @@ inline void check(const Cost& cost, bool final = true) {
     }
 }
 
+/// check() of what a run has grown to so far while it is set up (a workload's collectives as they are
+/// expanded): refused past a limit as by check(cost, false); under --estimate, the estimate so far is given
+/// once it is past --memory-limit, since what is still to set up only adds to it and need not be made.
+inline void check_growing(const Cost& cost) {
+    if (estimate_only() && cost.bytes() > static_cast<double>(memory_limit_mb()) * 1024 * 1024) throw EstimateOnly{cost};
+    check(cost, false);
+}
+
 }  // namespace fabric_apps

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -83,12 +82,9 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
             fabric_apps::Cost cost = fabric_apps::tool_start();
             cost.need("the collectives' nodes, made and held", expanded * workload_node_bytes);
             try {
-                if (fabric_apps::estimate_only() &&
-                    cost.bytes() > static_cast<double>(fabric_apps::memory_limit_mb()) * 1024 * 1024)
-                    throw fabric_apps::EstimateOnly{cost};
-                fabric_apps::check(cost, false);
+                fabric_apps::check_growing(cost);
             } catch (const config_error& e) {  // name the collective that takes the run past its limit
-                throw config_error(detail::message(call.where, std::string_view(e.what()).substr(8)));
+                detail::rethrow_at(call.where, e);
             }
             return workload::to_explicit(g, "collective");
         };
@@ -99,12 +95,7 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
     }
     // What the run costs, before it starts (--work-limit, --memory-limit, --estimate): its flits moved, about
     // four moves a flit as collective_sim counts them, priced as the wake kernel that runs workloads.
-    double flits = 0, messages = 0;
-    for (workload::NodeIndex i = 0; i < graph.size(); ++i)
-        if (const workload::Node n = graph.node(i); n.is_message()) {
-            flits += std::max(1.0, std::ceil(static_cast<double>(n.bytes) / s.flit_bytes));
-            ++messages;
-        }
+    const auto [messages, flits] = fabric_apps::messages_and_flits(graph, s.flit_bytes);
     fabric_apps::Cost cost = fabric_apps::tool_start();
     cost.add("flit moves of the workload's messages", 4 * flits, fabric_apps::KernelCost::per_flit_move);
     cost.add("messages of the workload", messages, fabric_apps::KernelCost::per_packet);

@@ -6,8 +6,8 @@
 // multiported, hierarchical) are refused where the choice is made.
 #pragma once
 
-#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -52,23 +52,21 @@ struct WorkloadAlgorithms {
             const std::string_view item = rest.substr(0, comma);
             const auto eq = item.find('=');
             fabric::detail::require(eq != std::string_view::npos, "'", item, "' in '", list, "' is not OPERATION=ALGORITHM");
-            const auto op = named<Operation>(item.substr(0, eq), operations, "operation");
+            const auto op = named_or_refused(item.substr(0, eq), operations, "operation");
             fabric::detail::require(!given[static_cast<std::size_t>(op)], name(op), " is given twice in '", list, "'");
             given[static_cast<std::size_t>(op)] = true;
-            choose(op, named<Algorithm>(item.substr(eq + 1), algorithms, "algorithm"));
+            choose(op, named_or_refused(item.substr(eq + 1), algorithms, "algorithm"));
             if (comma == std::string_view::npos) break;
             rest.remove_prefix(comma + 1);
         }
     }
 
 private:
-    template <class E, class All>
-    static E named(std::string_view word, const All& all, std::string_view what) {
+    template <class E, std::size_t N>
+    static E named_or_refused(std::string_view word, const std::array<E, N>& all, std::string_view what) {
+        if (const auto e = collective::named(word, all)) return *e;
         std::string known;
-        for (const E e : all) {
-            if (name(e) == word) return e;
-            known += (known.empty() ? "" : ", ") + std::string(name(e));
-        }
+        for (const E e : all) known += (known.empty() ? "" : ", ") + std::string(name(e));
         fabric::detail::require(false, "'", word, "' is no collective ", what, "; there are ", known);
         return all[0];
     }
@@ -77,19 +75,15 @@ private:
 /// The graph of `call` by the `chosen` algorithms, held as arithmetic (CollectiveGraph: its size known before
 /// any node is made); a refusal names the call's file and line.
 [[nodiscard]] inline CollectiveGraph expansion(const WorkloadAlgorithms& chosen, const workload::ops::CollectiveCall& call) {
-    const auto* op = std::find_if(operations.begin(), operations.end(),
-                                  [&](Operation o) { return name(o) == call.operation; });
-    fabric::detail::require(op != operations.end(), call.where, "'", call.operation, "' is no collective operation");
+    const auto op = collective::named(call.operation, operations);
+    fabric::detail::require(op.has_value(), call.where, "'", call.operation, "' is no collective operation");
     const auto p = static_cast<std::uint32_t>(call.ranks.size());
     const Size size{.bytes = call.bytes, .segments = chosen.segments, .reduce_per_byte = chosen.reduce_per_byte,
                     .root = call.root};
     try {
         return build(*op, chosen[*op], Shape::line(p), size);
     } catch (const config_error& e) {  // say which of the file's collectives it was
-        std::string what = e.what();
-        if (what.rfind("fabric: ", 0) == 0) what.erase(0, 8);
-        fabric::detail::require(false, call.where, what);
-        throw;
+        fabric::detail::rethrow_at(call.where, e);
     }
 }
 

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace fabric::collective {
@@ -31,6 +33,14 @@ inline constexpr std::array<Operation, 7> operations{Operation::allreduce, Opera
     case Operation::barrier: return "barrier";
     }
     return "?";
+}
+
+/// The member of `all` (operations, or the catalogue's algorithms) whose name() is `word`, if any.
+template <class E, std::size_t N>
+[[nodiscard]] constexpr std::optional<E> named(std::string_view word, const std::array<E, N>& all) {
+    for (const E e : all)
+        if (name(e) == word) return e;
+    return std::nullopt;
 }
 
 /// nccl-tests' bus bandwidth factor for p ranks (0 for a barrier, which moves no data).

@@ -111,5 +111,12 @@ constexpr void require(bool ok, const Parts&... parts) {
     }
 }
 
+/// Throws `e` again with `where` ("file:line: ", "--option: ") put before its text, after "fabric: ".
+[[noreturn, gnu::cold]] inline void rethrow_at(std::string_view where, const config_error& e) {
+    std::string_view text = e.what();
+    if (text.substr(0, 8) == "fabric: ") text.remove_prefix(8);
+    throw config_error("fabric: " + std::string(where) + std::string(text));
+}
+
 }  // namespace detail
 }  // namespace fabric
