@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -33,14 +34,23 @@
 namespace fabric_apps {
 
 /// A workload graph's messages and their flits, a message at least one flit (its bytes over `flit_bytes`,
-/// rounded up), for the estimate of a run of it.
+/// rounded up), for the estimate of a run of it. A message of more flits than the kernel counts (2^32 - 1) is
+/// refused here, before the run, naming where it was read when the graph knows (`where`).
 template <fabric::workload::WorkloadGraph G>
 std::pair<double, double> messages_and_flits(const G& g, std::uint32_t flit_bytes) {
     double messages = 0, flits = 0;
     for (fabric::workload::NodeIndex i = 0; i < g.size(); ++i)
         if (const fabric::workload::Node n = g.node(i); n.is_message()) {
             ++messages;
-            flits += static_cast<double>(std::max<std::uint64_t>(1, (n.bytes + flit_bytes - 1) / flit_bytes));
+            const std::uint64_t f = std::max<std::uint64_t>(1, n.bytes / flit_bytes + (n.bytes % flit_bytes != 0));
+            if (f > 0xffffffffULL) {
+                std::string where;
+                if constexpr (requires { { g.where(i) } -> std::convertible_to<std::string>; }) where = g.where(i);
+                throw fabric::config_error("fabric: " + where + "a message of " + std::to_string(n.bytes) +
+                                           " bytes takes more than 2^32 - 1 flits of " + std::to_string(flit_bytes) +
+                                           " bytes: split it, or give larger flits (--flit-bytes)");
+            }
+            flits += static_cast<double>(f);
         }
     return {messages, flits};
 }

@@ -256,8 +256,7 @@ void write_run(const RunSettings& s, const CycleResult& r, OutputFile& out) {
                    static_cast<unsigned long long>(r.window_cycles), static_cast<unsigned long long>(r.window_start),
                    r.sample_periods, r.sampling_converged ? "converged" : r.saturated ? "unstable" : "not converged");
     if (s.kernel.request_reply.enabled()) {
-        std::uint64_t transactions = 0;
-        for (const auto n : r.transaction_latency.histogram) transactions += n;
+        const std::uint64_t transactions = r.transaction_latency.count();
         if (transactions == 0)
             out.printf("transactions (request to reply): none measured completed; %llu replies delivered\n",
                        static_cast<unsigned long long>(r.replies_delivered));

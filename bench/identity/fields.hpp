@@ -54,11 +54,18 @@ public:
         if (v.size() <= 16) out << " [" << s.str() << "]";
         line(field, out.str());
     }
-    void latency(const std::string& field, const fabric::LatencySummary& l) {
+    template <class Summary = fabric::LatencySummary>  // a template: a reference's summary may have no `beyond`
+    void latency(const std::string& field, const Summary& l) {
         std::ostringstream s;
         s << std::hexfloat << l.mean << " p50 " << l.p50 << " p99 " << l.p99 << " max " << l.max;
         line(field, s.str());
         list(field + ".histogram", l.histogram);
+        if constexpr (requires { l.beyond; })
+            if (!l.beyond.empty()) {  // none in the runs compared so far: printed only when there are some
+                std::vector<std::uint64_t> flat;
+                for (const auto& [cycles, n] : l.beyond) flat.insert(flat.end(), {cycles, n});
+                list(field + ".beyond", flat);
+            }
     }
 
     void result(const fabric::CycleResult& r) {

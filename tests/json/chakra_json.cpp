@@ -102,6 +102,13 @@ TEST_CASE("Chakra JSON: a collective expanded by fabric's algorithm takes the ti
     for (std::uint32_t k = 0; k < 4; ++k) CHECK(r.ranks[k] == 1000 + collective_alone.ranks[k] + 1000);
 
     // The same under recursive doubling, chosen by name, and every rank's finish moves with it.
+    // One value an attribute, one entry a name (protobuf's oneof): a second is refused, not taken over the first.
+    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"comm_type\", \"int64Val\": \"6\"}")}, options) ==
+          "fabric: w.0.json:1: node 1: the attribute comm_type is given twice");
+    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"pg_name\"}")}, options) ==
+          "fabric: w.0.json:1: node 1: the attribute pg_name has no value");
+    CHECK(chakra_refusal({coll(1, 5, 64, 0, ", {\"name\": \"root\", \"int32Val\": 0, \"int64Val\": \"0\"}")},
+                         options) == "fabric: w.0.json:1: node 1: the attribute root has two values (int32Val, int64Val)");
     collective::WorkloadAlgorithms chosen;
     chosen.choose("allreduce=recursive-doubling");
     options.expand = collective::expander(chosen);
@@ -178,6 +185,13 @@ TEST_CASE("Chakra JSON: every refusal names the file and line") {
                                "false]}}")}, options) ==
           "fabric: w.0.json:1: node 1: involved_dim leaves out a dimension of ASTRA-sim's hierarchical network; "
           "fabric runs a collective over every rank of its process group (pg_name)");
+    // One value an attribute, one entry a name (protobuf's oneof): a second is refused, not taken over the first.
+    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"comm_type\", \"int64Val\": \"6\"}")}, options) ==
+          "fabric: w.0.json:1: node 1: the attribute comm_type is given twice");
+    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"pg_name\"}")}, options) ==
+          "fabric: w.0.json:1: node 1: the attribute pg_name has no value");
+    CHECK(chakra_refusal({coll(1, 5, 64, 0, ", {\"name\": \"root\", \"int32Val\": 0, \"int64Val\": \"0\"}")},
+                         options) == "fabric: w.0.json:1: node 1: the attribute root has two values (int32Val, int64Val)");
     collective::WorkloadAlgorithms chosen;
     CHECK_THROWS_WITH_AS(chosen.choose("allreduce=dimension-wise"),
                          "fabric: dimension-wise lays the ranks out as a grid; a workload's collective runs over a "

@@ -86,8 +86,7 @@ inline nlohmann::json to_json(const Saturation& s) {
 inline nlohmann::json to_json(const CycleResult& r) {
     // A mean over `n` measured things, or null when there were none.
     auto measured = [](std::uint64_t n, auto value) { return n ? nlohmann::json(value) : nlohmann::json(nullptr); };
-    std::uint64_t transactions = 0;
-    for (const auto c : r.transaction_latency.histogram) transactions += c;
+    const std::uint64_t transactions = r.transaction_latency.count();
     const std::uint64_t delivered = r.measured_delivered;
     nlohmann::json classes = nlohmann::json::array();  // with traffic classes: each one's figures
     for (const ClassResult& c : r.classes)

@@ -24,7 +24,7 @@
 // it (an allreduce's whole vector), `root` a broadcast's or reduce's root rank (the
 // first participant without it), `pg_name` its process group: the k-th collective
 // of a group on each rank whose trace has one is one collective over those ranks
-// (without pg_name, one group). An `involved_dim` that leaves out a dimension
+// (without pg_name, or with an empty one, one group). An `involved_dim` that leaves out a dimension
 // (ASTRA-sim's hierarchical network) is refused. Every refusal names
 // the file and line (the line where the node's object starts); files are read with a
 // bound on their size.
@@ -145,9 +145,21 @@ inline ExplicitGraph parse_chakra_json(const std::vector<std::string>& texts, co
             std::unordered_map<std::string, const nlohmann::json*> attr;
             if (const nlohmann::json* a = chakra_detail::member(o, "attr", "attr"); a && a->is_array())
                 for (const auto& x : *a)
-                    if (const nlohmann::json* n = chakra_detail::member(x, "name", "name"); n && n->is_string())
+                    if (const nlohmann::json* n = chakra_detail::member(x, "name", "name"); n && n->is_string()) {
+                        // One value an attribute (protobuf's oneof), one entry a name: a second would be a
+                        // guess at which one the trace means.
+                        const std::string name = n->get<std::string>();
+                        std::string first;  // its value's key
                         for (const auto& [k, v] : x.items())
-                            if (k != "name" && k != "docString" && k != "doc_string") attr[n->get<std::string>()] = &v;
+                            if (k != "name" && k != "docString" && k != "doc_string") {
+                                fabric::detail::require(first.empty(), at, node, "the attribute ", name,
+                                                        " has two values (", first, ", ", k, ")");
+                                first = k;
+                                fabric::detail::require(attr.emplace(name, &v).second, at, node, "the attribute ",
+                                                        name, " is given twice");
+                            }
+                        fabric::detail::require(!first.empty(), at, node, "the attribute ", name, " has no value");
+                    }
             auto attribute = [&](const std::string& name, bool needed) -> std::optional<std::uint64_t> {
                 const auto it = attr.find(name);
                 if (it == attr.end()) {

@@ -149,19 +149,26 @@ template <CycleTransport Tx>
 void sum_over_ranks(Tx& tx, CycleResult& res, std::span<LatencyHistogram* const> hists,
                     std::vector<std::uint64_t>& per_channel, std::span<std::uint64_t* const> more) {
     // Gathered from every rank: the histograms' lengths (each is summed over the longest of its
-    // kind), and the maxima (CycleMaxima: what this rank's destinations saw), in halves.
+    // kind), how many long latencies each keeps apart (every rank's are concatenated, then merged),
+    // and the maxima (CycleMaxima: what this rank's destinations saw), in halves.
+    const std::size_t kinds = hists.size();
+    std::vector<std::vector<LatencyCount>> beyond;
     std::vector<std::uint32_t> lengths;
     for (const LatencyHistogram* h : hists) lengths.push_back(static_cast<std::uint32_t>(h->raw().size()));
+    for (const LatencyHistogram* h : hists) {
+        beyond.push_back(h->beyond());
+        lengths.push_back(static_cast<std::uint32_t>(beyond.back().size()));
+    }
     std::size_t maxima = 0;
     for_each_count(static_cast<CycleMaxima&>(res), [&](const char*, std::uint64_t m) {
         lengths.push_back(static_cast<std::uint32_t>(m));
         lengths.push_back(static_cast<std::uint32_t>(m >> 32));
         ++maxima;
     });
-    const std::size_t stride = hists.size() + 2 * maxima;
+    const std::size_t stride = 2 * kinds + 2 * maxima;
     tx.gather(lengths);
     for (std::size_t at = 0; at < lengths.size(); at += stride) {
-        std::size_t k = hists.size();
+        std::size_t k = 2 * kinds;
         for_each_count(static_cast<CycleMaxima&>(res), [&](const char*, std::uint64_t& m) {
             m = std::max(m, lengths[at + k] | std::uint64_t{lengths[at + k + 1]} << 32);
             k += 2;
@@ -171,23 +178,38 @@ void sum_over_ranks(Tx& tx, CycleResult& res, std::span<LatencyHistogram* const>
     for_each_summed(res, [&](std::uint64_t& c) { flat.push_back(c); });
     flat.insert(flat.end(), per_channel.begin(), per_channel.end());
     for (const std::uint64_t* c : more) flat.push_back(*c);
-    std::vector<std::size_t> longest;
-    for (std::size_t i = 0; const LatencyHistogram* h : hists) {
-        std::size_t most = 0;
-        for (std::size_t at = i++; at < lengths.size(); at += stride) most = std::max<std::size_t>(most, lengths[at]);
+    std::vector<std::size_t> longest, pairs;
+    for (std::size_t i = 0; i < kinds; ++i) {
+        std::size_t most = 0, all = 0, before = 0;
+        for (std::size_t at = 0, r = 0; at < lengths.size(); at += stride, ++r) {
+            most = std::max<std::size_t>(most, lengths[at + i]);
+            all += lengths[at + kinds + i];
+            if (r < tx.rank()) before += lengths[at + kinds + i];
+        }
         longest.push_back(most);
-        flat.insert(flat.end(), h->raw().begin(), h->raw().end());
-        flat.resize(flat.size() + most - h->raw().size(), 0);
+        pairs.push_back(all);
+        const LatencyHistogram& h = *hists[i];
+        flat.insert(flat.end(), h.raw().begin(), h.raw().end());
+        flat.resize(flat.size() + most - h.raw().size(), 0);
+        const std::size_t mine = flat.size() + 2 * before;  // this rank's pairs, zeros for the others'
+        flat.resize(flat.size() + 2 * all, 0);
+        for (std::size_t j = 0; j < beyond[i].size(); ++j) {
+            flat[mine + 2 * j] = beyond[i][j].first;
+            flat[mine + 2 * j + 1] = beyond[i][j].second;
+        }
     }
     tx.sum(flat);
     std::size_t at = 0;
     for_each_summed(res, [&](std::uint64_t& c) { c = flat[at++]; });
     for (std::uint64_t& c : per_channel) c = flat[at++];
     for (std::uint64_t* c : more) *c = flat[at++];
-    for (std::size_t i = 0; LatencyHistogram* h : hists) {
+    for (std::size_t i = 0; i < kinds; ++i) {
         const auto from = flat.begin() + static_cast<std::ptrdiff_t>(at);
-        h->assign(std::vector<std::uint64_t>(from, from + static_cast<std::ptrdiff_t>(longest[i])));
-        at += longest[i++];
+        std::vector<std::uint64_t> dense(from, from + static_cast<std::ptrdiff_t>(longest[i]));
+        at += longest[i];
+        std::vector<LatencyCount> far;
+        for (std::size_t j = 0; j < pairs[i]; ++j, at += 2) far.emplace_back(flat[at], flat[at + 1]);
+        hists[i]->assign(std::move(dense), std::move(far));
     }
 }
 

@@ -55,18 +55,25 @@ struct LatencySummary {
     std::uint64_t p50 = 0;
     std::uint64_t p99 = 0;
     std::uint64_t max = 0;
-    std::vector<std::uint64_t> histogram;  // packets per latency in cycles
+    std::vector<std::uint64_t> histogram;  // packets per latency in cycles, below LatencyHistogram::dense_cycles
+    std::vector<LatencyCount> beyond;      // (latency, packets) from there on, ascending; usually none
 
     static LatencySummary of(const LatencyHistogram& h) {
-        return {h.mean(), h.percentile(0.50), h.percentile(0.99), h.max(), h.bins()};
+        return {h.mean(), h.percentile(0.50), h.percentile(0.99), h.max(), h.bins(), h.beyond()};
+    }
+
+    /// How many packets the histogram counts.
+    [[nodiscard]] std::uint64_t count() const {
+        std::uint64_t n = 0;
+        for (const auto k : histogram) n += k;
+        for (const auto& [cycles, k] : beyond) n += k;
+        return n;
     }
 
     /// Any percentile from the exact histogram: the smallest latency L such that
     /// at least a fraction q of the packets took at most L cycles.
     [[nodiscard]] std::uint64_t percentile(double q) const {
-        std::uint64_t count = 0;
-        for (const auto n : histogram) count += n;
-        return detail::histogram_percentile(histogram, count, q, max);
+        return detail::histogram_percentile(histogram, beyond, count(), q, max);
     }
 };
 

@@ -50,7 +50,8 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
         --buffered_;
         k.channels().freed(std::size_t{n} * network_locals_ + local, now);
     }
-    if (k.observer().flit_events && !drop) [[unlikely]]
+    // Only what someone hears of: a watched packet's flit, a message's last flit leaving its source queue.
+    if (k.observer().flit_events && !drop && ((from_source && tail) || k.observer().watch.on())) [[unlikely]]
         flit_switched(f, n, v.out_port, v.out_vc, from_source && tail, now, k);
     // Into the output.
     const std::uint32_t out = v.out_port;
