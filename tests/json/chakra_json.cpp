@@ -102,13 +102,6 @@ TEST_CASE("Chakra JSON: a collective expanded by fabric's algorithm takes the ti
     for (std::uint32_t k = 0; k < 4; ++k) CHECK(r.ranks[k] == 1000 + collective_alone.ranks[k] + 1000);
 
     // The same under recursive doubling, chosen by name, and every rank's finish moves with it.
-    // One value an attribute, one entry a name (protobuf's oneof): a second is refused, not taken over the first.
-    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"comm_type\", \"int64Val\": \"6\"}")}, options) ==
-          "fabric: w.0.json:1: node 1: the attribute comm_type is given twice");
-    CHECK(chakra_refusal({coll(1, 0, 64, 0, ", {\"name\": \"pg_name\"}")}, options) ==
-          "fabric: w.0.json:1: node 1: the attribute pg_name has no value");
-    CHECK(chakra_refusal({coll(1, 5, 64, 0, ", {\"name\": \"root\", \"int32Val\": 0, \"int64Val\": \"0\"}")},
-                         options) == "fabric: w.0.json:1: node 1: the attribute root has two values (int32Val, int64Val)");
     collective::WorkloadAlgorithms chosen;
     chosen.choose("allreduce=recursive-doubling");
     options.expand = collective::expander(chosen);
