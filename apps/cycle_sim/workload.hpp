@@ -93,6 +93,8 @@ int run_workload_file(const Net& net, const RunSettings& s, OutputFile& file) {
         std::istringstream in(text);
         graph = parse_trace(in, s.workload, s.flit_bytes).graph(terminals, s.flit_bytes);
     }
+    fabric::detail::require(graph.ranks() <= terminals, s.workload, ": the workload's ", graph.ranks(), " ranks need ",
+                            graph.ranks(), " terminals (rank r runs on terminal r); this network has ", terminals);
     // What the run costs, before it starts (--work-limit, --memory-limit, --estimate): its flits moved, about
     // four moves a flit as collective_sim counts them, priced as the wake kernel that runs workloads.
     const auto [messages, flits] = fabric_apps::messages_and_flits(graph, s.flit_bytes);
