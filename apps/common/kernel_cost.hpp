@@ -42,7 +42,7 @@ std::pair<double, double> messages_and_flits(const G& g, std::uint32_t flit_byte
     for (fabric::workload::NodeIndex i = 0; i < g.size(); ++i)
         if (const fabric::workload::Node n = g.node(i); n.is_message()) {
             ++messages;
-            const std::uint64_t f = std::max<std::uint64_t>(1, n.bytes / flit_bytes + (n.bytes % flit_bytes != 0));
+            const std::uint64_t f = fabric::workload::flits_of(n.bytes, flit_bytes);
             if (f > 0xffffffffULL) {
                 std::string where;
                 if constexpr (requires { { g.where(i) } -> std::convertible_to<std::string>; }) where = g.where(i);

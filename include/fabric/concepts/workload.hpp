@@ -25,6 +25,13 @@ using NodeIndex = std::uint64_t;
 
 enum class NodeKind : std::uint8_t { message, compute };
 
+/// The flits a message of `bytes` takes at `flit_bytes` a flit: at least one (an empty message is one flit),
+/// rounded up without the sum bytes + flit_bytes - 1, which would wrap past 2^64 - flit_bytes.
+[[nodiscard]] constexpr std::uint64_t flits_of(std::uint64_t bytes, std::uint32_t flit_bytes) {
+    const std::uint64_t f = bytes / flit_bytes + (bytes % flit_bytes != 0);
+    return f > 1 ? f : 1;
+}
+
 /// Which completion of a message a successor waits for (for a compute node both mean "done").
 enum class Completion : std::uint8_t {
     delivered,  // its last flit ejected at the destination: the successor runs there (or anywhere, serially)

@@ -200,8 +200,7 @@ inline Trace parse_trace(std::istream& in, const std::string& source, std::uint3
         detail::require(s <= 0xFFFFFFFFu && d <= 0xFFFFFFFFu && k <= 0xFFFFFFFFu, at, "source, destination and "
                         "class are below 2^32");
         detail::require(bytes || amount >= 1, at, "a message of 0 flits; a message has at least 1");
-        // Rounded up without the sum (amount + flit_bytes - 1), which wraps past 2^64 - flit_bytes.
-        if (bytes) amount = std::max<std::uint64_t>(1, amount / flit_bytes + (amount % flit_bytes != 0));
+        if (bytes) amount = workload::flits_of(amount, flit_bytes);
         detail::require(amount <= 65535, at, "a message of ", amount, " flits; the cycle kernel takes at most 65535 "
                         "(split it into several messages)");
         detail::require(m.cycle < (std::uint64_t{1} << 59), at, "cycle ", m.cycle, " is past the kernel's 2^59");

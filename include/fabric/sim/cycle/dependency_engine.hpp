@@ -232,7 +232,7 @@ private:
     }
 
     [[nodiscard]] std::uint32_t flits(std::uint64_t bytes) const {
-        const std::uint64_t f = std::max<std::uint64_t>(1, (bytes + flit_bytes_ - 1) / flit_bytes_);
+        const std::uint64_t f = workload::flits_of(bytes, flit_bytes_);
         detail::require(f <= 0xffffffffULL, "a workload message of ", bytes, " bytes takes more than 2^32 flits of ",
                         flit_bytes_, " bytes");
         return static_cast<std::uint32_t>(f);

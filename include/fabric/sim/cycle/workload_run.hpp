@@ -68,7 +68,7 @@ std::uint64_t largest_message_flits(const G& graph, std::uint32_t flit_bytes) {
     std::uint64_t largest = 1;
     for (workload::NodeIndex i = 0; i < graph.size(); ++i) {
         const workload::Node n = graph.node(i);
-        if (n.is_message()) largest = std::max<std::uint64_t>(largest, (n.bytes + flit_bytes - 1) / flit_bytes);
+        if (n.is_message()) largest = std::max(largest, workload::flits_of(n.bytes, flit_bytes));
     }
     return largest;
 }
