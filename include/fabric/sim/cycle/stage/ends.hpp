@@ -19,8 +19,8 @@
 namespace fabric::cycle {
 
 namespace stage_detail {
-constexpr std::uint32_t past(std::uint32_t x, std::uint32_t n) { return x + 1 == n ? 0 : x + 1; }
-/// How far x lies at or after pointer p on a ring of n.
+/// How far x (below n) lies at or after pointer p on a ring of n; a pointer at n
+/// (past the last) ranks as one at 0 does, so a pointer moves past x as x + 1.
 constexpr std::uint32_t ahead(std::uint32_t x, std::uint32_t p, std::uint32_t n) { return x >= p ? x - p : x + n - p; }
 }  // namespace stage_detail
 

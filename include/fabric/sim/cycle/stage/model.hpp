@@ -120,7 +120,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 ov.owner = static_cast<std::uint16_t>(local);
                 vc.pointer_before = ov.pointer;
                 vc.listed = static_cast<std::uint16_t>(std::min(granted++, std::uint32_t{0xffff}));
-                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                ov.pointer = static_cast<std::uint8_t>(local + 1);  // at L: ranks askers as at 0 (ahead())
                 vc.state = StageState::active;
                 bids.push(*x);
                 continue;
@@ -150,7 +150,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 ov.waiters.set(held);
                 hv.state = StageState::waiting;
                 ov.owner = static_cast<std::uint16_t>(local);
-                ov.pointer = static_cast<std::uint8_t>(stage_detail::past(local, L));
+                ov.pointer = static_cast<std::uint8_t>(local + 1);
                 vc.pointer_before = static_cast<std::uint8_t>(pointer);
                 vc.listed = hv.listed;
                 vc.state = StageState::active;
@@ -192,8 +192,10 @@ struct StageModel : StageEnds<S, A, Route> {
     /// for credits of more than one cycle (with the unlike links' code), so that a
     /// move asks neither.
     void grant_bids(const View& pv, std::uint64_t now) {
-        if (pv.credit_delay > 1) [[unlikely]] grant_all<false, true>(pv, now);
-        else if (pv.delay) grant_all<true>(pv, now);
+        if (pv.credit_delay > 1) [[unlikely]] {
+            if (pv.delay) grant_all<true, true>(pv, now);
+            else grant_all<false, true>(pv, now);
+        } else if (pv.delay) grant_all<true>(pv, now);
         else grant_all<false>(pv, now);
     }
     template <bool Alike, bool Delayed = false>
@@ -204,6 +206,8 @@ struct StageModel : StageEnds<S, A, Route> {
         // unlike delays (v.delay 0) the arrivals go to the lists of their own cycles.
         auto again = v.sa.slot(now + 1);
         auto wire = v.arrivals.slot(now + v.delay);
+        // Credits of more than one cycle: nothing else pushes to the list of the cycle they reach their senders.
+        Slot credited = Delayed ? v.credits.slot(now + v.credit_delay) : Slot{};
         const std::uint32_t bidding = v.live->n_bidding;
         for (std::uint32_t i = 0; i < bidding; ++i) {
             const std::uint32_t r = v.bidding[i];
@@ -215,14 +219,15 @@ struct StageModel : StageEnds<S, A, Route> {
                     const auto l = static_cast<std::uint32_t>(std::countr_zero(bids));
                     if (l >= L) __builtin_unreachable();  // a bidding router has a bid (else GCC sees l = 64)
                     Switch::lone(router.sw, S::port_of(l), S::vc_of(l), v.vcs[r * LP + l].port);
-                    move<Alike, Delayed>(v, pv, r, l, now, again, wire);
+                    move<Alike, Delayed>(v, pv, r, l, now, again, wire, credited);
                     continue;
                 }
             }
-            contended<Alike, Delayed>(v, pv, r, now, again, wire);
+            contended<Alike, Delayed>(v, pv, r, now, again, wire, credited);
         }
         again.done();
         if constexpr (Alike) wire.done();
+        if constexpr (Delayed) credited.done();
     }
 
     /// A router with more than one bid (or, of more than 64 input VCs, any). Where it
@@ -233,13 +238,14 @@ struct StageModel : StageEnds<S, A, Route> {
     /// could see another's effects; else in any order), the losers bid again next cycle.
     template <bool Alike, bool Delayed = false>
     [[gnu::always_inline]] void contended(const View& v, const View& pv, std::uint32_t r, std::uint64_t now, Slot& again,
-                                          ArrivalSlot& wire) {
+                                          ArrivalSlot& wire, Slot& credited) {
         auto& router = v.rt[r];
         BitSet<L> bids = router.bids;
         router.bids.clear();
         const StageVc* const vcs = v.vcs + std::size_t{r} * LP;
-        // With few ports the allocator costs less than this pass (on the tori; measured).
-        if constexpr (NP > 8 && NP <= 64) {
+        // With few ports the separable allocator costs less than this pass (on the tori;
+        // measured); iSLIP's does not.
+        if constexpr ((NP > 8 || stage_detail::islip_of<A> > 0) && NP <= 64) {
             std::uint64_t ins = 0, outs = 0, clash = 0;
             std::uint8_t by_out[NP];  // read only where `outs` has its bit
             bids.for_each([&](std::uint32_t l) {
@@ -254,12 +260,12 @@ struct StageModel : StageEnds<S, A, Route> {
                     for (; outs; outs &= outs - 1) {
                         const std::uint32_t l = by_out[std::countr_zero(outs)];
                         Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
-                        move<Alike, Delayed>(v, pv, r, l, now, again, wire);
+                        move<Alike, Delayed>(v, pv, r, l, now, again, wire, credited);
                     }
                 } else {
                     bids.for_each([&](std::uint32_t l) {
                         Switch::lone(router.sw, S::port_of(l), S::vc_of(l), vcs[l].port);
-                        move<Alike, Delayed>(v, pv, r, l, now, again, wire);
+                        move<Alike, Delayed>(v, pv, r, l, now, again, wire, credited);
                     });
                 }
                 return;
@@ -267,7 +273,7 @@ struct StageModel : StageEnds<S, A, Route> {
         }
         Switch::allocate(router.sw, bids, vcs, [&](std::uint32_t l) __attribute__((always_inline)) {
             bids.reset(l);
-            move<Alike, Delayed>(v, pv, r, l, now, again, wire);
+            move<Alike, Delayed>(v, pv, r, l, now, again, wire, credited);
         });
         bids.for_each([&](std::uint32_t l) { again.push(r * LP + l); });
     }
@@ -278,10 +284,12 @@ struct StageModel : StageEnds<S, A, Route> {
     /// its link or out to its terminal; then the VC's next flit bids, or the next
     /// head behind a tail is routed.
     /// `again`: the list of VCs bidding next cycle; `wire`: the arrivals due from this
-    /// cycle's moves when every link takes as long; `pv`: the run's view, for the rare steps out of line.
+    /// cycle's moves when every link takes as long; `credited`: with credits of more than
+    /// one cycle, the credits due from this cycle's moves; `pv`: the run's view, for the
+    /// rare steps out of line.
     template <bool Alike, bool Delayed = false>
     [[gnu::always_inline]] void move(const View& v, const View& pv, std::uint32_t r, std::uint32_t l, std::uint64_t now,
-                                     Slot& again, ArrivalSlot& wire) {
+                                     Slot& again, ArrivalSlot& wire, Slot& credited) {
         const std::uint32_t x = r * LP + l;
         StageVc& vc = v.vcs[x];
         const Flit f = vc.front;
@@ -297,7 +305,7 @@ struct StageModel : StageEnds<S, A, Route> {
             }
             more = vc.count != 0;
             if constexpr (Delayed) {
-                v.credits.push(now + v.credit_delay, vc.up);  // counted when it arrives (StageNetwork::return_credits)
+                credited.push(vc.up);  // counted when it arrives (StageNetwork::return_credits)
             } else {
                 Ov& up = v.ovs[vc.up];
                 ++up.credits;

@@ -28,6 +28,14 @@ namespace stage_detail {
     return static_cast<std::uint32_t>(std::countr_zero(ahead ? ahead : m));
 }
 constexpr std::uint8_t next(std::uint32_t x, std::uint32_t n) { return static_cast<std::uint8_t>(x + 1 == n ? 0 : x + 1); }
+/// A pointer moved past x on a ring of N: x + 1 where N is below 64 (a pointer at N
+/// picks as one at 0 would: `nearest` of a mask below N finds none at or after N and
+/// takes the lowest), so that no wrap is tested.
+template <std::uint32_t N>
+[[gnu::always_inline]] inline std::uint8_t after(std::uint32_t x) {
+    if constexpr (N < 64) return static_cast<std::uint8_t>(x + 1);
+    else return next(x, N);
+}
 
 /// Calls f(port, vcs) for each port with a bid in `bids` (a router's input VCs,
 /// V a port), in increasing port order, `vcs` the mask of its bidding VCs.
@@ -76,18 +84,11 @@ struct StageSwitch<SeparableSwitch, S> {
         std::uint8_t in_rr[NP]{};   // per input port: the VC nearest at or after it is put forward
         std::uint8_t out_rr[NP]{};  // per output port: the input port nearest at or after it wins
     };
-    /// A pointer past the last port (or VC) picks as one at 0 would: `nearest` of a
-    /// mask of ports below NP finds none at or after NP and takes the lowest. So a
-    /// lone grant moves them on without the wrap where they fit below 64.
+    /// A lone bid's grant: the pointers move past it (stage_detail::after: no wrap tested).
     [[gnu::always_inline]] static void lone(State& s, std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
         if (in >= NP || out >= NP) __builtin_unreachable();  // a bid's ports are the router's
-        if constexpr (NP < 64) {
-            s.out_rr[out] = static_cast<std::uint8_t>(in + 1);
-            s.in_rr[in] = static_cast<std::uint8_t>(vc + 1);
-        } else {
-            s.out_rr[out] = stage_detail::next(in, NP);
-            s.in_rr[in] = stage_detail::next(vc, V);
-        }
+        s.out_rr[out] = stage_detail::after<NP>(in);
+        s.in_rr[in] = stage_detail::after<V>(vc);
     }
     /// grant(local) for each winner, by increasing output port; `vcs`: the router's input VCs.
     template <class Bids, class Grant>
@@ -110,8 +111,8 @@ struct StageSwitch<SeparableSwitch, S> {
             const std::uint32_t in = stage_detail::nearest(by_out[out], s.out_rr[out]);
             if (in >= NP) __builtin_unreachable();  // by_out[out] holds an input port
             const std::uint32_t vc = vc_of[in];
-            s.out_rr[out] = stage_detail::next(in, NP);
-            s.in_rr[in] = stage_detail::next(vc, V);
+            s.out_rr[out] = stage_detail::after<NP>(in);
+            s.in_rr[in] = stage_detail::after<V>(vc);
             grant(in * V + vc);
         }
     }
@@ -125,10 +126,12 @@ struct StageSwitch<A, S> {
     struct State {
         std::uint8_t grant_rr[NP]{}, accept_rr[NP]{}, vc_rr[NP]{};
     };
+    /// A lone bid's grant: the pointers move past it (stage_detail::after: no wrap tested).
     [[gnu::always_inline]] static void lone(State& s, std::uint32_t in, std::uint32_t vc, std::uint32_t out) {
-        s.accept_rr[in] = stage_detail::next(out, NP);
-        s.grant_rr[out] = stage_detail::next(in, NP);
-        s.vc_rr[in] = stage_detail::next(vc, V);
+        if (in >= NP || out >= NP || vc >= V) __builtin_unreachable();  // a bid's ports and VC are the router's
+        s.accept_rr[in] = stage_detail::after<NP>(out);
+        s.grant_rr[out] = stage_detail::after<NP>(in);
+        s.vc_rr[in] = stage_detail::after<V>(vc);
     }
     template <class Bids, class Grant>
     [[gnu::always_inline]] static void allocate(State& s, const Bids& bids, const StageVc* vcs, Grant&& grant) {
@@ -170,8 +173,8 @@ struct StageSwitch<A, S> {
                 free_ins &= ~(std::uint64_t{1} << in);
                 free_outs &= ~(std::uint64_t{1} << out);
                 if (it == 0) {
-                    s.accept_rr[in] = stage_detail::next(out, NP);
-                    s.grant_rr[out] = stage_detail::next(in, NP);
+                    s.accept_rr[in] = stage_detail::after<NP>(out);
+                    s.grant_rr[out] = stage_detail::after<NP>(in);
                 }
             }
         }
@@ -182,7 +185,7 @@ struct StageSwitch<A, S> {
             for (std::uint32_t vc = 0; vc < V; ++vc)
                 if (bids.test(in * V + vc) && vcs[in * V + vc].port == out) mine |= std::uint64_t{1} << vc;
             const std::uint32_t vc = stage_detail::nearest(mine, s.vc_rr[in]);
-            s.vc_rr[in] = stage_detail::next(vc, V);
+            s.vc_rr[in] = stage_detail::after<V>(vc);
             grant(in * V + vc);
         }
     }
