@@ -31,13 +31,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include <fabric/concepts/workload.hpp>
 #include <fabric/core/error.hpp>
+#include <fabric/sim/cycle/calendar.hpp>
 #include <fabric/sim/cycle/message_port.hpp>
 #include <fabric/sim/cycle/node_table.hpp>
 #include <fabric/workload/endpoints.hpp>
@@ -101,7 +100,7 @@ public:
     /// The roots enter the calendar (each ready at its own cycle).
     void start() {
         g_.for_each_root([&](NodeIndex i) {
-            const Node n = g_.node(i);
+            const Node& n = g_.node(i);
             check(i, n);
             push(n.not_before, i, ready);
         });
@@ -122,9 +121,9 @@ public:
         }
         reports.clear();
         while (!calendar_.empty() && calendar_.top().cycle <= now) {
-            const Event e = calendar_.top();
+            const Calendar::Event e = calendar_.top();
             calendar_.pop();
-            handle(e, now);
+            handle(Event{e.cycle, e.key}, now);
         }
     }
 
@@ -158,7 +157,7 @@ public:
         flights_.for_each([&](NodeIndex i, const Flight& f) { flying.emplace_back(i, &f); });
         std::sort(flying.begin(), flying.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, f] : flying) {
-            const Node n = g_.node(i);
+            const Node& n = g_.node(i);
             std::string what = "message " + std::to_string(i) + " (rank " + std::to_string(n.rank) + " to rank " +
                                std::to_string(n.peer) + ", " + std::to_string(n.bytes) + " bytes) ";
             if (!f->received_done && f->delivered != never)
@@ -177,7 +176,7 @@ public:
         frontier_.for_each([&](NodeIndex i, const Waiting& w) { waits.emplace_back(i, w); });
         std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, w] : waits) {
-            const Node n = g_.node(i);
+            const Node& n = g_.node(i);
             out.push_back({n.rank, i, std::string(n.is_message() ? "message " : "compute ") + std::to_string(i) +
                                           " waits for " + std::to_string(w.left) + " of its " +
                                           std::to_string(g_.predecessors(i)) + " predecessors"});
@@ -197,9 +196,6 @@ private:
         std::uint64_t cycle, key;
         [[nodiscard]] NodeIndex node() const { return key >> 3; }
         [[nodiscard]] Kind kind() const { return static_cast<Kind>(key & 7); }
-        friend bool operator>(const Event& a, const Event& b) {
-            return a.cycle != b.cycle ? a.cycle > b.cycle : a.key > b.key;
-        }
     };
     struct Waiting {
         std::uint32_t left = 0;   // predecessors still to complete
@@ -212,7 +208,7 @@ private:
     };
 
     static std::uint64_t handle_of(NodeIndex i, std::uint32_t phase) { return i << 2 | phase; }
-    void push(std::uint64_t cycle, NodeIndex i, Kind k) { calendar_.push(Event{cycle, i << 3 | k}); }
+    void push(std::uint64_t cycle, NodeIndex i, Kind k) { calendar_.push(cycle, i << 3 | k); }
 
     /// Refuses a node whose ranks, rail or class do not fit (the refusal built only then: this runs once a node).
     void check(NodeIndex i, const Node& n) const {
@@ -246,7 +242,7 @@ private:
 
     void handle(const Event& e, std::uint64_t now) {
         const NodeIndex i = e.node();
-        const Node n = g_.node(i);
+        const Node& n = g_.node(i);  // a reference where the graph keeps its nodes (a copy is 64 bytes)
         switch (e.kind()) {
         case ready: return became_ready(i, n, e.cycle, now);
         case compute_done:
@@ -328,7 +324,7 @@ private:
     void complete(NodeIndex i, const Node& n, Completion how, std::uint64_t at) {
         g_.for_each_successor(i, [&](NodeIndex s, Completion waits) {
             if (n.is_message() && waits != how) return;
-            const Node sn = g_.node(s);
+            const Node& sn = g_.node(s);
             if (g_.predecessors(s) == 1) {  // ready now: counted in the frontier's peak, never held in it
                 check(s, sn);
                 frontier_peak_ = std::max(frontier_peak_, frontier_.size() + 1);
@@ -361,7 +357,7 @@ private:
     std::uint32_t flit_bytes_, classes_;
     std::uint64_t seed_;
     MessagePort& port_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> calendar_;
+    Calendar calendar_;  // events by (cycle, node, kind)
     NodeTable<Waiting> frontier_;  // (node_table.hpp: no allocation a node once grown to the frontier's peak)
     NodeTable<Flight> flights_;
     std::vector<std::uint64_t> cpu_, finish_, left_;
