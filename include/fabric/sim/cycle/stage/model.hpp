@@ -188,9 +188,9 @@ struct StageModel : StageEnds<S, A, Route> {
 
     /// Pass 2: per router with bids, its allocator's grants (switch.hpp: a lone bid
     /// wins at once); each winner moves; the losers bid again next cycle. Compiled
-    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, and
-    /// for credits of more than one cycle (with the unlike links' code), so that a
-    /// move asks neither.
+    /// apart for links all alike (one list of arrivals, `v.delay`) and unlike ones, each
+    /// with credits of one cycle and of more (one list of credits), so that a move asks
+    /// neither.
     void grant_bids(const View& pv, std::uint64_t now) {
         if (pv.credit_delay > 1) [[unlikely]] {
             if (pv.delay) grant_all<true, true>(pv, now);
