@@ -157,6 +157,23 @@ TEST_CASE("Chakra JSON: a broadcast from the root it names") {
     REQUIRE(run_on_ring(g, 4).finished);
 }
 
+TEST_CASE("Chakra JSON: a cycle of dependencies across two ranks' files names each node's own file and line") {
+    // Each rank receives from the other before it sends: each send waits for the other's.
+    auto rank = [](int peer) {
+        const std::string attrs = "{\"name\": \"comm_size\", \"int64Val\": \"64\"}, {\"name\": \"comm_tag\", "
+                                  "\"int32Val\": 0}]}\n";
+        return "{\"id\": 1, \"type\": \"COMM_RECV_NODE\", \"attr\": [{\"name\": \"comm_src\", \"int32Val\": " +
+               std::to_string(peer) + "}, " + attrs +
+               "{\"id\": 2, \"type\": \"COMM_SEND_NODE\", \"ctrlDeps\": [1], \"attr\": [{\"name\": \"comm_dst\", "
+               "\"int32Val\": " + std::to_string(peer) + "}, " + attrs;
+    };
+    const std::string why = chakra_refusal({rank(1), rank(0)});
+    CHECK((why == "fabric: w.0.json:2: the workload's dependencies form a cycle (each waiting for the next): "
+                  "w.0.json:2 <- w.1.json:2 <- w.0.json:2" ||
+           why == "fabric: w.1.json:2: the workload's dependencies form a cycle (each waiting for the next): "
+                  "w.1.json:2 <- w.0.json:2 <- w.1.json:2"));
+}
+
 TEST_CASE("Chakra JSON: every refusal names the file and line") {
     CHECK(chakra_refusal({coll(1, 0, 64)}) ==
           "fabric: w.0.json:1: a collective (allreduce) needs algorithms to expand it, and none were given to this "

@@ -68,6 +68,26 @@ TEST_CASE("a message's edge keeps the completion it waits for") {
     CHECK(g.where(second) == "workload: node 1: ");
 }
 
+TEST_CASE("nodes read from several files: each named by its own file and line") {
+    GraphBuilder b("r.0.json");
+    const std::uint32_t second = b.file("r.1.json");
+    CHECK(second == 1);
+    CHECK(b.file("r.1.json") == second);  // a file named again keeps its index
+    CHECK(b.file("r.0.json") == 0);
+    const NodeIndex m = b.add_message(0, 1, 8, 4);
+    const NodeIndex c = b.add_compute(1, 5, 7, second);
+    const NodeIndex code = b.add_compute(1, 5);  // built in code: no line
+    b.depend(c, m);
+    const ExplicitGraph g = b.build(2);
+    CHECK(g.where(m) == "r.0.json:4: ");
+    CHECK(g.where(c) == "r.1.json:7: ");
+    CHECK(g.place(c) == "r.1.json:7");
+    CHECK(g.place(code).empty());
+    CHECK(g.where(code) == "r.0.json: node 2: ");
+    GraphBuilder unnamed("w.csv");
+    CHECK_THROWS_AS(unnamed.add_compute(0, 1, 1, 3), fabric::config_error);  // file 3 was never named
+}
+
 TEST_CASE("broken graphs are refused with their file and line") {
     {
         GraphBuilder b("w.csv");
@@ -97,7 +117,9 @@ TEST_CASE("broken graphs are refused with their file and line") {
         const std::string why = refusal(std::move(b), 2);
         CHECK(why.find("fabric: w.csv:") == 0);
         CHECK(why.find("form a cycle") != std::string::npos);
-        CHECK((why.find("1 <- 2 <- 1") != std::string::npos || why.find("2 <- 1 <- 2") != std::string::npos));
+        // Each node of the cycle by the line it was read from.
+        CHECK((why.find("w.csv:3 <- w.csv:4 <- w.csv:3") != std::string::npos ||
+               why.find("w.csv:4 <- w.csv:3 <- w.csv:4") != std::string::npos));
     }
 }
 

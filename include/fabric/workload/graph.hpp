@@ -37,21 +37,34 @@ public:
     /// Edges in all.
     [[nodiscard]] std::uint64_t edges() const { return successors_.size(); }
     /// "file:line: " (or "file: node i: ") for node i, to begin a refusal that names it.
-    [[nodiscard]] std::string where(NodeIndex i) const { return locate(source_, lines_, i); }
+    [[nodiscard]] std::string where(NodeIndex i) const { return locate(sources_, files_, lines_, i); }
+    /// "file:line" node i was read from, or "" for a node built in code.
+    [[nodiscard]] std::string place(NodeIndex i) const { return placed(sources_, files_, lines_, i); }
 
-    /// "file:line: " of line `line`, or "file: node i: " where the line is unknown (0).
-    [[nodiscard]] static std::string locate(const std::string& source, const std::vector<std::size_t>& lines,
-                                            NodeIndex i) {
+    /// "file:line" of node i (its file: sources[files[i]], or sources[0] where files is empty), or "" where
+    /// its line is unknown (0).
+    [[nodiscard]] static std::string placed(const std::vector<std::string>& sources,
+                                            const std::vector<std::uint32_t>& files,
+                                            const std::vector<std::size_t>& lines, NodeIndex i) {
         const std::size_t line = i < lines.size() ? lines[i] : 0;
-        if (line != 0) return source + ":" + std::to_string(line) + ": ";
-        return source + ": node " + std::to_string(i) + ": ";
+        if (line == 0) return {};
+        return sources[i < files.size() ? files[i] : 0] + ":" + std::to_string(line);
+    }
+    /// "file:line: " of node i, or "file: node i: " where its line is unknown.
+    [[nodiscard]] static std::string locate(const std::vector<std::string>& sources,
+                                            const std::vector<std::uint32_t>& files,
+                                            const std::vector<std::size_t>& lines, NodeIndex i) {
+        const std::string at = placed(sources, files, lines, i);
+        if (!at.empty()) return at + ": ";
+        return sources[0] + ": node " + std::to_string(i) + ": ";
     }
 
 private:
     friend class GraphBuilder;
-    std::string source_;
+    std::vector<std::string> sources_{"workload"};  // the files nodes were read from; the first names the graph
     std::uint32_t ranks_ = 0;
     std::vector<Node> nodes_;
+    std::vector<std::uint32_t> files_;        // per node, its file in sources_ (empty: all from the first)
     std::vector<std::size_t> lines_;          // per node: the line it was read from (0: built in code)
     std::vector<std::uint64_t> first_;        // per node, its first edge; size() + 1 entries
     std::vector<NodeIndex> successors_;       // per edge, in rows by predecessor
@@ -64,20 +77,31 @@ static_assert(WorkloadGraph<ExplicitGraph>);
 
 class GraphBuilder {
 public:
-    /// `source` names where the graph comes from (a file's path) in refusals.
-    explicit GraphBuilder(std::string source = "workload") : source_(std::move(source)) {}
+    /// `source` names where the graph comes from (a file's path) in refusals: file 0.
+    explicit GraphBuilder(std::string source = "workload") : sources_{std::move(source)} {}
 
-    /// Adds a node, read from `line` of the source (0: built in code); returns its index.
-    NodeIndex add(const Node& n, std::size_t line = 0) {
+    /// Another file nodes are read from (a workload of a file per rank): its index, for add().
+    std::uint32_t file(std::string name) {
+        for (std::uint32_t f = 0; f < sources_.size(); ++f)
+            if (sources_[f] == name) return f;
+        sources_.push_back(std::move(name));
+        return static_cast<std::uint32_t>(sources_.size() - 1);
+    }
+
+    /// Adds a node, read from `line` of file `file` (line 0: built in code); returns its index.
+    NodeIndex add(const Node& n, std::size_t line = 0, std::uint32_t file = 0) {
+        fabric::detail::require(file < sources_.size(), "GraphBuilder::add: file ", file, " was not named by file()");
         nodes_.push_back(n);
         lines_.push_back(line);
+        files_.push_back(file);
         return nodes_.size() - 1;
     }
-    NodeIndex add_message(std::uint32_t from, std::uint32_t to, std::uint64_t bytes, std::size_t line = 0) {
-        return add(Node{.kind = NodeKind::message, .rank = from, .peer = to, .bytes = bytes}, line);
+    NodeIndex add_message(std::uint32_t from, std::uint32_t to, std::uint64_t bytes, std::size_t line = 0,
+                          std::uint32_t file = 0) {
+        return add(Node{.kind = NodeKind::message, .rank = from, .peer = to, .bytes = bytes}, line, file);
     }
-    NodeIndex add_compute(std::uint32_t rank, std::uint64_t cycles, std::size_t line = 0) {
-        return add(Node{.kind = NodeKind::compute, .rank = rank, .peer = rank, .cycles = cycles}, line);
+    NodeIndex add_compute(std::uint32_t rank, std::uint64_t cycles, std::size_t line = 0, std::uint32_t file = 0) {
+        return add(Node{.kind = NodeKind::compute, .rank = rank, .peer = rank, .cycles = cycles}, line, file);
     }
     /// The node as added so far, to set its delay, cycle, class or tag.
     [[nodiscard]] Node& node(NodeIndex i) { return nodes_.at(i); }
@@ -92,7 +116,6 @@ public:
     /// The graph over `ranks` ranks, checked; the builder is left empty.
     [[nodiscard]] ExplicitGraph build(std::uint32_t ranks) {
         ExplicitGraph g;
-        g.source_ = source_;
         g.ranks_ = ranks;
         const NodeIndex n = nodes_.size();
         for (NodeIndex i = 0; i < n; ++i) check_node(i, ranks);
@@ -124,10 +147,14 @@ public:
             if (g.predecessors_[i] == 0) g.roots_.push_back(i);
         g.nodes_ = std::move(nodes_);
         g.lines_ = std::move(lines_);
+        if (sources_.size() > 1) g.files_ = std::move(files_);  // else every node's is the first
+        g.sources_ = std::move(sources_);
         refuse_cycles(g);
         nodes_.clear();
         lines_.clear();
+        files_.clear();
         edges_.clear();
+        sources_.assign(1, g.sources_[0]);
         return g;
     }
 
@@ -138,16 +165,18 @@ private:
         std::size_t line;
     };
 
+    /// An edge's line is in its successor's file.
     [[nodiscard]] std::string edge_where(const Edge& e) const {
-        if (e.line != 0) return source_ + ":" + std::to_string(e.line) + ": ";
-        if (e.to < nodes_.size()) return ExplicitGraph::locate(source_, lines_, e.to);
-        return source_ + ": ";
+        const bool known = e.to < nodes_.size();
+        if (e.line != 0) return sources_[known ? files_[e.to] : 0] + ":" + std::to_string(e.line) + ": ";
+        if (known) return ExplicitGraph::locate(sources_, files_, lines_, e.to);
+        return sources_[0] + ": ";
     }
 
     void check_node(NodeIndex i, std::uint32_t ranks) const {
         const Node& x = nodes_[i];
-        const std::string at = ExplicitGraph::locate(source_, lines_, i);
-        fabric::detail::require(ranks >= 1, source_, ": a workload needs at least one rank");
+        const std::string at = ExplicitGraph::locate(sources_, files_, lines_, i);
+        fabric::detail::require(ranks >= 1, sources_[0], ": a workload needs at least one rank");
         fabric::detail::require(x.rank < ranks, at, "rank ", x.rank, " is past the ", ranks,
                                 " ranks (0 to ", ranks - 1, ")");
         if (x.is_message())
@@ -186,20 +215,26 @@ private:
             seen[at] = 1;
             at = first_pred[at];
         }
-        std::string cycle = std::to_string(at);
+        // Each node by the file and line it was read from, or by its index where it was built in code.
+        const auto name = [&](NodeIndex x) {
+            const std::string p = g.place(x);
+            return p.empty() ? "node " + std::to_string(x) : p;
+        };
+        std::string cycle = name(at);
         std::size_t shown = 0;
         for (NodeIndex x = first_pred[at]; x != at && shown < 8; x = first_pred[x], ++shown)
-            cycle += " <- " + std::to_string(x);
-        cycle += shown == 8 ? " <- ..." : " <- " + std::to_string(at);
+            cycle += " <- " + name(x);
+        cycle += shown == 8 ? " <- ..." : " <- " + name(at);
         fabric::detail::throw_config_error({fabric::detail::message_part(g.where(at)),
                                             fabric::detail::message_part("the workload's dependencies form a cycle "
-                                                                         "(node indices, each waiting for the next): "),
+                                                                         "(each waiting for the next): "),
                                             fabric::detail::message_part(cycle)});
     }
 
-    std::string source_;
+    std::vector<std::string> sources_;  // the files nodes are read from (file()); the first names the graph
     std::vector<Node> nodes_;
     std::vector<std::size_t> lines_;
+    std::vector<std::uint32_t> files_;
     std::vector<Edge> edges_;
 };
 

@@ -126,15 +126,18 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
     auto where = [&](const Op& op) {
         return (ranks[op.rank].source.empty() ? source : ranks[op.rank].source) + ":" + std::to_string(op.line) + ": ";
     };
+    std::vector<std::uint32_t> file(ranks.size());  // per rank: its file among the graph's (a node names it)
+    for (std::uint32_t r = 0; r < ranks.size(); ++r)
+        file[r] = b.file(ranks[r].source.empty() ? source : ranks[r].source);
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> sent;
     for (std::uint32_t r = 0; r < ranks.size(); ++r)
         for (std::size_t k = 0; k < ranks[r].ops.size(); ++k) {
             const Op& op = ranks[r].ops[k];
             if (op.kind == Op::calc) {
-                node_of[r][k] = b.add_compute(r, op.size, op.line);
+                node_of[r][k] = b.add_compute(r, op.size, op.line, file[r]);
             } else if (op.kind == Op::coll) {
-                node_of[r][k] = b.add_compute(r, 0, op.line);    // its entry
-                recv_node[r][k] = b.add_compute(r, 0, op.line);  // its exit
+                node_of[r][k] = b.add_compute(r, 0, op.line, file[r]);    // its entry
+                recv_node[r][k] = b.add_compute(r, 0, op.line, file[r]);  // its exit
             } else if (op.kind == Op::send) {
                 const auto& match = recvs[{r, op.peer, op.tag}];
                 const std::size_t nth = sent[{r, op.peer, op.tag}]++;  // in the order the lists were made
@@ -149,7 +152,7 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
                 fabric::detail::require(recv.nic == op.nic, where(recv), "this recv arrives by nic ", recv.nic,
                                         ", its send (line ", op.line, ") leaves by nic ", op.nic,
                                         "; a message keeps its rail");
-                const NodeIndex m = b.add_message(r, op.peer, op.size, op.line);
+                const NodeIndex m = b.add_message(r, op.peer, op.size, op.line, file[r]);
                 b.node(m).tag = op.tag;
                 b.node(m).rail = op.nic;
                 node_of[r][k] = m;
@@ -196,7 +199,7 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
             n.rank = call.ranks[from];
             n.peer = call.ranks[to];
             const auto [r0, k0] = members[from];
-            b.add(n, ranks[r0].ops[k0].line);
+            b.add(n, ranks[r0].ops[k0].line, file[r0]);
             b.depend(base + i, node_of[r0][k0], Completion::delivered);  // after the sender's entry
             b.depend(recv_node[r0][k0], base + i, n.is_message() ? Completion::sent : Completion::delivered);
             if (n.is_message()) {
@@ -213,7 +216,7 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
         for (std::size_t k = 0; k < ranks[r].ops.size(); ++k) {
             const Op& op = ranks[r].ops[k];
             if (op.kind != Op::recv || (op.requires_.empty() && op.irequires_.empty())) continue;
-            recv_node[r][k] = b.add_compute(r, 0, op.line);
+            recv_node[r][k] = b.add_compute(r, 0, op.line, file[r]);
             b.depend(recv_node[r][k], node_of[r][k], Completion::delivered, op.line);
         }
     // What an op waits for (its requires, and through irequires what another op waits for), as edges.

@@ -159,7 +159,8 @@ public:
         for (const auto& [i, f] : flying) {
             const Node& n = g_.node(i);
             std::string what = "message " + std::to_string(i) + " (rank " + std::to_string(n.rank) + " to rank " +
-                               std::to_string(n.peer) + ", " + std::to_string(n.bytes) + " bytes) ";
+                               std::to_string(n.peer) + ", " + std::to_string(n.bytes) + " bytes" + read_at(i, "; ") +
+                               ") ";
             if (!f->received_done && f->delivered != never)
                 what += "was delivered at cycle " + std::to_string(f->delivered) + " and awaits its receive overhead";
             else if (f->phase != data)
@@ -177,8 +178,10 @@ public:
         std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, w] : waits) {
             const Node& n = g_.node(i);
+            const std::string at = read_at(i, "");
             out.push_back({n.rank, i, std::string(n.is_message() ? "message " : "compute ") + std::to_string(i) +
-                                          " waits for " + std::to_string(w.left) + " of its " +
+                                          (at.empty() ? "" : " (" + at + ")") + " waits for " +
+                                          std::to_string(w.left) + " of its " +
                                           std::to_string(g_.predecessors(i)) + " predecessors"});
             seen[n.rank] = 1;
         }
@@ -190,6 +193,15 @@ public:
     }
 
 private:
+    /// Where node i was read from ("file:line", after `lead`), where the graph says (ExplicitGraph::place).
+    [[nodiscard]] std::string read_at(NodeIndex i, const char* lead) const {
+        if constexpr (requires { g_.place(i); }) {
+            const std::string at = g_.place(i);
+            return at.empty() ? at : lead + at;
+        } else {
+            return {};
+        }
+    }
     enum Kind : std::uint8_t { compute_done, sent_data, arrived, received, request_arrived, clear_arrived, ready };
     enum Phase : std::uint32_t { data = 0, request = 1, clear = 2 };
     struct Event {  // ordered by (cycle, node, kind): the node and kind in one word, node << 3 | kind
