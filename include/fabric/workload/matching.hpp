@@ -123,12 +123,12 @@ inline ExplicitGraph matched_graph(const std::vector<Rank>& ranks, std::uint32_t
         node_of[r].assign(ranks[r].ops.size(), none);
         recv_node[r].assign(ranks[r].ops.size(), none);
     }
-    auto where = [&](const Op& op) {
-        return (ranks[op.rank].source.empty() ? source : ranks[op.rank].source) + ":" + std::to_string(op.line) + ": ";
+    auto file_name = [&](std::uint32_t r) -> const std::string& {
+        return ranks[r].source.empty() ? source : ranks[r].source;
     };
+    auto where = [&](const Op& op) { return file_name(op.rank) + ":" + std::to_string(op.line) + ": "; };
     std::vector<std::uint32_t> file(ranks.size());  // per rank: its file among the graph's (a node names it)
-    for (std::uint32_t r = 0; r < ranks.size(); ++r)
-        file[r] = b.file(ranks[r].source.empty() ? source : ranks[r].source);
+    for (std::uint32_t r = 0; r < ranks.size(); ++r) file[r] = b.file(file_name(r));
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> sent;
     for (std::uint32_t r = 0; r < ranks.size(); ++r)
         for (std::size_t k = 0; k < ranks[r].ops.size(); ++k) {

@@ -51,8 +51,6 @@ public:
         lift(hole);
     }
 
-    void clear() { heap_.clear(); }
-
 private:
     static unsigned __int128 order(const Event& e) { return static_cast<unsigned __int128>(e.cycle) << 64 | e.key; }
 

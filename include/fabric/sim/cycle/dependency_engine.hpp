@@ -158,9 +158,10 @@ public:
         std::sort(flying.begin(), flying.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, f] : flying) {
             const Node& n = g_.node(i);
+            const std::string at = read_at(i);
             std::string what = "message " + std::to_string(i) + " (rank " + std::to_string(n.rank) + " to rank " +
-                               std::to_string(n.peer) + ", " + std::to_string(n.bytes) + " bytes" + read_at(i, "; ") +
-                               ") ";
+                               std::to_string(n.peer) + ", " + std::to_string(n.bytes) + " bytes" +
+                               (at.empty() ? "" : "; " + at) + ") ";
             if (!f->received_done && f->delivered != never)
                 what += "was delivered at cycle " + std::to_string(f->delivered) + " and awaits its receive overhead";
             else if (f->phase != data)
@@ -178,7 +179,7 @@ public:
         std::sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [i, w] : waits) {
             const Node& n = g_.node(i);
-            const std::string at = read_at(i, "");
+            const std::string at = read_at(i);
             out.push_back({n.rank, i, std::string(n.is_message() ? "message " : "compute ") + std::to_string(i) +
                                           (at.empty() ? "" : " (" + at + ")") + " waits for " +
                                           std::to_string(w.left) + " of its " +
@@ -193,14 +194,10 @@ public:
     }
 
 private:
-    /// Where node i was read from ("file:line", after `lead`), where the graph says (ExplicitGraph::place).
-    [[nodiscard]] std::string read_at(NodeIndex i, const char* lead) const {
-        if constexpr (requires { g_.place(i); }) {
-            const std::string at = g_.place(i);
-            return at.empty() ? at : lead + at;
-        } else {
-            return {};
-        }
+    /// Where node i was read from ("file:line"), where the graph says (ExplicitGraph::place); else "".
+    [[nodiscard]] std::string read_at(NodeIndex i) const {
+        if constexpr (requires { g_.place(i); }) return g_.place(i);
+        else return {};
     }
     enum Kind : std::uint8_t { compute_done, sent_data, arrived, received, request_arrived, clear_arrived, ready };
     enum Phase : std::uint32_t { data = 0, request = 1, clear = 2 };

@@ -20,7 +20,7 @@ namespace fabric::cycle {
 
 namespace stage_detail {
 /// How far x (below n) lies at or after pointer p on a ring of n; a pointer at n
-/// (past the last) ranks as one at 0 does, so a pointer moves past x as x + 1.
+/// (past the last) orders them as one at 0 does, so a pointer moves past x as x + 1.
 constexpr std::uint32_t ahead(std::uint32_t x, std::uint32_t p, std::uint32_t n) { return x >= p ? x - p : x + n - p; }
 }  // namespace stage_detail
 

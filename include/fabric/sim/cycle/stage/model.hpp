@@ -120,7 +120,7 @@ struct StageModel : StageEnds<S, A, Route> {
                 ov.owner = static_cast<std::uint16_t>(local);
                 vc.pointer_before = ov.pointer;
                 vc.listed = static_cast<std::uint16_t>(std::min(granted++, std::uint32_t{0xffff}));
-                ov.pointer = static_cast<std::uint8_t>(local + 1);  // at L: ranks askers as at 0 (ahead())
+                ov.pointer = static_cast<std::uint8_t>(local + 1);  // at L: orders askers as at 0 (ahead())
                 vc.state = StageState::active;
                 bids.push(*x);
                 continue;
