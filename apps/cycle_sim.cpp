@@ -194,6 +194,9 @@ Options<RunSettings> RunSettings::options() {
                   "each on its own injection VC, messages dealt to them in turn (at most the fabric's VCs); 0: one per "
                   "VC, as BookSim's sources use every VC", within<std::uint32_t>(0, 4)),
         option<S>(&S::switching, "--switching", "wormhole or vct (virtual cut-through)", one_of({"wormhole", "vct"})),
+        option<S>(&S::vc_choice, "--vc-choice", "route (a head asks for the VC its route names) or any (any free VC "
+                  "of the route's class: the VCs dealt evenly to the classes the routing needs, BookSim's VC ranges)",
+                  one_of({"route", "any"})),
         option<S>(&S::allocator, "--allocator", "switch allocator: separable (input-first round robin), islip (one "
                   "iteration), output-first (separable output-first) or wavefront",
                   one_of({"separable", "islip", "output-first", "wavefront"})),

@@ -43,6 +43,7 @@ struct RunSettings : Common {
     std::vector<std::uint32_t> router_delay{1, 1, 1, 1};  // routing, VC alloc., switch alloc., traversal
     std::vector<std::uint32_t> terminal_latency{0, 0};    // injection, ejection channel, cycles
     std::string switching = "wormhole";      // wormhole | vct
+    std::string vc_choice = "route";         // route | any (CycleConfig::vc_choice)
     std::string allocator = "separable";     // separable | islip | output-first | wavefront
     std::vector<double> class_rates;         // with class_priority: each class's offered load (rate is unused)
     std::string channel_stats;               // file for per-channel utilisation (CSV); empty: none

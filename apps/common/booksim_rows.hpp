@@ -117,13 +117,12 @@ inline void num_vcs(Reading& r, const char* key, const char*) {
     const long long v = r.whole(key);
     if (t == "torus" || t == "mesh" || t == "flatfly") {
         // dim_order_torus splits the VCs in two at the dateline: one VC each side here. On a mesh or a flatfly
-        // BookSim lets a packet take any VC at every hop, where cycle_sim keeps it on one (a second VC serves a
-        // second injection queue): measured on mesh88_lat, 2 VCs help there and not here, so only 1 is the same.
-        if (t == "torus" ? v != 2 : v != 1)
+        // BookSim lets a packet take any VC at every hop: --vc-choice any, with the VCs cycle_sim builds there.
+        if (t == "torus" ? v != 2 : v != 1 && v != 2)
             return r.refuse(key, t == "torus" ? "a torus here has 2 VCs (BookSim's dateline halves)"
-                                              : "BookSim lets a packet change VC at every hop, cycle_sim keeps it on "
-                                                "one: only num_vcs = 1 is the same run");
+                                              : "cycle_sim builds a mesh or a flatfly of 1 or 2 VCs");
         r.emit("--vcs", std::to_string(v));
+        if (t != "torus" && v > 1) r.emit("--vc-choice", "any");
         r.emit("--injection-queues", std::to_string(v));  // BookSim's sources use every VC
     } else if (t == "dragonflynew") {
         // BookSim's min takes VC 0 before the global hop and 1 after it; its ugal 3 (src/networks/dragonfly.cpp).

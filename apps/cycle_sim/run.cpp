@@ -47,6 +47,7 @@ CycleConfig cycle_config(const RunSettings& s) {
     c.seed = s.seeds.front();
     c.pipeline = {s.router_delay[0], s.router_delay[1], s.router_delay[2], s.router_delay[3]};
     c.switching = s.switching == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
+    c.vc_choice = s.vc_choice == "any" ? VcChoice::any : VcChoice::route;
     c.memory_limit_mb = s.memory_limit;
     c.injection_latency = s.terminal_latency[0];
     c.ejection_latency = s.terminal_latency[1];

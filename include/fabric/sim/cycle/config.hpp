@@ -28,6 +28,9 @@ struct PipelineDelays {
 
 enum class Switching : std::uint8_t { wormhole, virtual_cut_through };
 
+/// Which output VC a head asks for (RouterSettings::vc_choice).
+enum class VcChoice : std::uint8_t { route, any };
+
 /// The longest a link, a pipeline stage or a flit's serialisation may take, in
 /// cycles: sums of such delays stay far inside 32 bits, and the event wheel that
 /// holds a delay stays small.
@@ -158,6 +161,15 @@ struct RouterSettings {
     /// free), so an uncontended head gains the VC allocation cycle at each router.
     /// No effect when pipeline.vc_allocation is 0.
     bool speculative = false;
+    /// route: a head asks for the VC its route names. any: for any VC of the route's
+    /// VC class, a link's V VCs dealt evenly to the C classes the routing policy
+    /// needs (vcs_required): class c is VCs [c V/C, (c + 1) V/C), as BookSim's
+    /// routing functions give VC ranges (one class: every VC). A head asks for the
+    /// free VC of its class nearest at or after its input VC's own round-robin
+    /// pointer (over the router's output VCs, port by port), the output VC grants
+    /// its requester nearest its pointer, and the winner's pointers move past what
+    /// it won: BookSim's separable input-first VC allocator.
+    VcChoice vc_choice = VcChoice::route;
 
     void validate() const {
         for (const std::uint32_t stage : {pipeline.routing, pipeline.vc_allocation, pipeline.switch_allocation,

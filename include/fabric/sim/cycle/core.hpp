@@ -61,6 +61,7 @@ struct RoutingHooks {
     bool source_view = false;       // at the source, it reads the source's router only (UGAL-L)
     std::uint32_t max_hops = 0;     // the longest route, and with links failing (detours)
     std::uint32_t max_detour_hops = 0;
+    std::uint32_t vc_classes = 0;   // the VC classes of its routes (vcs_required; 0: not one count on every link)
 };
 
 template <CycleFlowControl F, SwitchAllocator A>
@@ -82,6 +83,14 @@ public:
         if constexpr (!DrainReportingFlow<F>)
             detail::require(!cfg_.wait_for_tail_credit, "wait_for_tail_credit needs a flow control that says when a "
                             "receiver's buffer has emptied (drained(sender_vc), as Credit has)");
+        if (cfg_.vc_choice == VcChoice::any) {
+            detail::require(hooks_.vc_classes >= 1, "vc_choice = any deals each link's VCs to the classes the routing "
+                            "policy needs; this fabric's links differ in VCs or its policy's vcs_required is not one "
+                            "count: use vc_choice = route");
+            detail::require(V % hooks_.vc_classes == 0, "vc_choice = any deals a link's ", V, " VCs evenly to the ",
+                            hooks_.vc_classes, " VC classes the routing policy needs: give the links a multiple of ",
+                            hooks_.vc_classes, " VCs, or use vc_choice = route");
+        }
         buffer_ = flow.buffer_flits();
         size_wheels();
     }
@@ -198,6 +207,7 @@ public:
         source_packet_cap_ = check_memory(memory_need(), cfg_.memory_limit_mb);
         routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels(), channels_.links().terminal_serialisation());
         if (hooks_.tracks_occupancy) routers_.track_occupancy();
+        if (cfg_.vc_choice == VcChoice::any) routers_.any_vc(shape_.vcs / hooks_.vc_classes);
         if (link_errors_.any())  // the wheel reaches a replaying link's longest wait (cycle/link_errors.hpp)
             while (wheel_size_ <= link_errors_.longest_replay_delay(channels_.links())) wheel_size_ *= 2;
         channels_.reset(shape_, wheel_size_);

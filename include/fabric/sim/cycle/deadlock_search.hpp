@@ -84,6 +84,21 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
         const std::uint32_t n = in.node_of(iv);
         const std::size_t ov = in.index(n, v.out_port * V + v.out_vc);
         std::size_t target = none;
+        if (v.state == VcState::waiting_vc && routers.vc_group() > 1) {  // vc_choice = any: waits for every holder
+            const std::uint32_t first = v.out_vc / routers.vc_group() * routers.vc_group();
+            std::size_t held[max_vcs], m = 0;
+            for (std::uint32_t vc = first; vc < first + routers.vc_group(); ++vc) {
+                const std::uint32_t owner = routers.owner(in.index(n, v.out_port * V + vc));
+                const std::size_t t = owner == none ? none
+                                      : owner == tail_pending ? downstream(std::size_t{n} * P + v.out_port, vc)
+                                                              : owner;
+                if (t == none || !stuck(t)) break;  // a VC free or freed soon: no wait
+                held[m++] = t;
+            }
+            if (m == routers.vc_group())
+                for (std::size_t i = 0; i < m; ++i) wait(iv, held[i]);
+            continue;
+        }
         if (v.state == VcState::waiting_vc && routers.owner(ov) == tail_pending) {
             target = downstream(std::size_t{n} * P + v.out_port, v.out_vc);  // its last credit
         } else if (v.state == VcState::waiting_vc && routers.owner(ov) != none) {

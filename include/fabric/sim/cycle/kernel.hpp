@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/concepts/fabric.hpp>
@@ -85,6 +86,9 @@ private:
         const T& topo = fab.topology();
         h.max_hops = static_cast<std::uint32_t>(R::max_hops(topo));
         h.max_detour_hops = h.max_hops;
+        using Pack = detail::link_pack<typename T::link_types>;
+        if constexpr (std::is_integral_v<std::remove_cvref_t<decltype(R::template vcs_required<T>)>>)
+            if (Pack::min_vcs == Pack::max_vcs) h.vc_classes = static_cast<std::uint32_t>(R::template vcs_required<T>);
         if constexpr (requires { R::max_detour_hops(topo); })
             h.max_detour_hops = static_cast<std::uint32_t>(R::max_detour_hops(topo));
         return h;

@@ -39,7 +39,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std:
         if (live != 0 && (live & (live - 1)) == 0) {
             const auto local = static_cast<std::uint32_t>(std::countr_zero(live));
             InputVc& v = in_.router(n)[local];
-            if (v.state == VcState::waiting_vc && v.ready <= now) {  // VC allocation, alone: step_lone's common case
+            if (v.state == VcState::waiting_vc && v.ready <= now && !any_vc_) {  // step_lone's common case
                 const std::size_t ov = std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc;
                 const bool eject = v.out_port >= P_;
                 if (eject || vc_.owner(ov) == none) {
@@ -60,14 +60,22 @@ std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, InputV
     if (v.ready > now) return v.state == VcState::idle ? never : v.ready;
     if (v.state == VcState::waiting_vc) {
         if (v.out_port < P_) {
-            std::uint32_t& owner = vc_.owner(std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
-            if (owner != none && !(owner == tail_pending && tail_credit_back(n, v, k))) {
-                in_.block(n, local);  // the holder's tail frees the VC at this router
-                return never;
+            if (any_vc_) {
+                if (!pick_vc(n, local, v, k)) {
+                    in_.block(n, local);  // a holder's tail frees a VC of its class at this router
+                    return never;
+                }
+            } else {
+                std::uint32_t& owner = vc_.owner(std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
+                if (owner != none && !(owner == tail_pending && tail_credit_back(n, v.out_port, v.out_vc, k))) {
+                    in_.block(n, local);  // the holder's tail frees the VC at this router
+                    return never;
+                }
+                owner = none;
             }
-            owner = none;
             vc_.grant(std::size_t{n} * per_router_ + local,
                       std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
+            picked(n, local, v);
         }
         v.state = VcState::active;
         v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
@@ -138,9 +146,18 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
                     just_granted_[granted++] = local;
                     continue;
                 }
+                if (any_vc_) [[unlikely]] {
+                    if (pick_vc(n, local, v, k)) {
+                        va_out_[n_va] = vbase + v.out_port * V_ + v.out_vc;
+                        va_local_[n_va++] = local;
+                    } else {
+                        in_.block(n, local);  // a holder's tail frees a VC of its class at this router
+                    }
+                    continue;
+                }
                 const std::size_t ov = vbase + v.out_port * V_ + v.out_vc;
                 std::uint32_t& owner = vc_.owner(ov);
-                if (owner == none || (owner == tail_pending && tail_credit_back(n, v, k))) {
+                if (owner == none || (owner == tail_pending && tail_credit_back(n, v.out_port, v.out_vc, k))) {
                     owner = none;
                     va_out_[n_va] = ov;
                     va_local_[n_va++] = local;
@@ -154,6 +171,7 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
         const std::uint32_t local = va_local_[0];
         InputVc& v = vcs[local];
         vc_.grant(vbase + local, va_out_[0]);
+        picked(n, local, v);
         v.state = VcState::active;
         v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
         if (v.ready < wake) wake = v.ready;
@@ -257,6 +275,7 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
     auto grant = [&](std::size_t best) {
         InputVc& g = in_[best];
         const auto local = static_cast<std::uint32_t>(best - vbase);
+        picked(n, local, g);
         g.state = VcState::active;
         g.ready = granted_ready(n, local, ready, k);
         if (g.ready < wake) wake = g.ready;
@@ -274,6 +293,36 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
         vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
     vc_.allocate(prioritised, grant, lost);
     return granted;
+}
+
+/// The first VC of the class of route VC `vc`; refused where the routes name more
+/// classes than the policy's vcs_required (a graph's layers).
+template <SwitchAllocator A>
+std::uint8_t Routers<A>::class_first(std::uint32_t vc) const {
+    detail::require(vc < V_ / group_, "vc_choice = any: a route names VC ", vc, " where the routing policy's "
+                    "vcs_required is ", V_ / group_, ", so its VCs do not name classes: use vc_choice = route");
+    return static_cast<std::uint8_t>(vc * group_);
+}
+
+/// Of its class's VCs on its port, the free one nearest at or after the input VC's pointer
+/// (one held until its last tail's credit came back, and that credit back, is freed).
+template <SwitchAllocator A>
+template <class Kernel>
+bool Routers<A>::pick_vc(std::uint32_t n, std::uint32_t local, InputVc& v, Kernel& k) {
+    const std::size_t base = std::size_t{n} * per_router_ + std::size_t{v.out_port} * V_;
+    const std::uint32_t first = v.out_vc / group_ * group_, pointer = pointer_[std::size_t{n} * per_router_ + local];
+    std::uint32_t best = none, nearest = none;
+    for (std::uint32_t vc = first; vc < first + group_; ++vc) {
+        const std::uint32_t owner = vc_.owner(base + vc);
+        if (owner != none && !(owner == tail_pending && tail_credit_back(n, v.out_port, vc, k))) continue;
+        const std::uint32_t index = v.out_port * V_ + vc;  // pointers run over the router's output VCs
+        const std::uint32_t distance = index >= pointer ? index - pointer : index + per_router_ - pointer;
+        if (distance < nearest) best = vc, nearest = distance;
+    }
+    if (best == none) return false;
+    vc_.owner(base + best) = none;
+    v.out_vc = static_cast<std::uint8_t>(best);
+    return true;
 }
 
 }  // namespace fabric::cycle

@@ -87,9 +87,13 @@ public:
             vc_of_[local] = static_cast<std::uint8_t>(local % V_);
         }
         buffered_ = 0;
+        any_vc(1);
     }
     /// With adaptive routing: the backlog per (router, port) that policies read.
     void track_occupancy() { occupancy_.reset(shape_); }
+    /// vc_choice = any (config.hpp): a head takes any free VC of its class, classes of `group` VCs.
+    void any_vc(std::uint32_t group) { pointer_.assign((any_vc_ = (group_ = group) > 1) ? in_.size() : 0, 0); }
+    [[nodiscard]] std::uint32_t vc_group() const { return group_; }
     [[nodiscard]] const PortOccupancy& occupancy() const { return occupancy_; }
 
     [[nodiscard]] const Shape& shape() const { return shape_; }
@@ -162,7 +166,7 @@ public:
                                            RouteStep step, std::uint64_t front_since, Kernel& k) {
         InputVc& v = in_.router(n)[local];
         v.out_port = step.port;
-        v.out_vc = step.vc;
+        v.out_vc = any_vc_ ? class_first(step.vc) : step.vc;
         if (occupancy_.on()) occupancy_.routed(n, v.out_port, k.packets()[id].size);
         v.state = VcState::waiting_vc;
         v.packet = id;
@@ -282,10 +286,6 @@ public:
         return k.flow_allows(q, [&] { return front(n, local, k); });
     }
 
-    /// wait_for_tail_credit: whether the output VC that input VC `v` of router n
-    /// wants has its last packet's every credit back (a feedback event unblocks
-    /// the router). Over a failed link, credits lost with it never come: taken as
-    /// back, the head is then dropped at the switch like any other bound there.
     /// A source VC granted its output VC at `ready` bids once its terminal's link
     /// (terminal_links.hpp), where slower than a flit a cycle, has its flit across.
     template <class Kernel>
@@ -310,11 +310,23 @@ public:
         return std::size_t{n} * shape_.terminal_ports + (port - P_);
     }
 
+    /// wait_for_tail_credit: whether output VC `vc` of `port` at router n has its last packet's every credit
+    /// back (a feedback event unblocks the router). Over a failed link, credits lost with it never come: taken
+    /// as back, the head is then dropped at the switch like any other bound there.
     template <class Kernel>
-    [[nodiscard]] bool tail_credit_back(std::uint32_t n, const InputVc& v, Kernel& k) const {
-        const std::size_t channel = std::size_t{n} * P_ + v.out_port;
+    [[nodiscard]] bool tail_credit_back(std::uint32_t n, std::uint32_t port, std::uint32_t vc, Kernel& k) const {
+        const std::size_t channel = std::size_t{n} * P_ + port;
         if (k.failures().any() && k.failures().broken(channel)) return true;
-        return k.drained(channel * V_ + v.out_vc);
+        return k.drained(channel * V_ + vc);
+    }
+
+    /// vc_choice = any: the output VC waiting head `v` (input VC `local` of router n) asks for
+    /// (router_step.hpp), v.out_vc set to it; false, nothing changed, where its class's are all held.
+    template <class Kernel>
+    [[gnu::noinline]] bool pick_vc(std::uint32_t n, std::uint32_t local, InputVc& v, Kernel& k);
+    [[nodiscard]] std::uint8_t class_first(std::uint32_t vc) const;  // vc_choice = any: a route's VC's class
+    [[gnu::always_inline]] void picked(std::uint32_t n, std::uint32_t local, const InputVc& v) {  // it won v.out_vc
+        if (any_vc_) pointer_[std::size_t{n} * per_router_ + local] = v.out_port * V_ + v.out_vc + 1;
     }
 
     /// The links of router n take flits from their output queues: per port, the
@@ -361,6 +373,9 @@ private:
     std::vector<std::uint32_t> va_local_, sw_local_;  // this step's VC and switch requesters
     std::vector<std::size_t> va_out_;                 // the output VC each VC requester asks for
     bool out_enabled_ = false, lone_steps_ = false;
+    bool any_vc_ = false;                    // vc_choice = any, with classes of group_ > 1 VCs (1: the route's VC)
+    std::uint32_t group_ = 1;
+    std::vector<std::uint32_t> pointer_;     // any_vc_: per input VC, its round-robin pointer over output VCs
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     TerminalLinks terminal_links_;          // each terminal's own links, where slower than a flit a cycle
     std::uint32_t held_from_ = none;        // local VCs from here on wait for their terminal link (none: no such VC)

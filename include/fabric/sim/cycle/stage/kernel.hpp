@@ -69,6 +69,7 @@ public:
                    !cfg.feedback_over_link &&
                    cfg.switching == Switching::wormhole && cfg.output_buffer_flits == 0 && !cfg.speculative &&
                    !cfg.wait_for_tail_credit && cfg.class_priority.empty() && !cfg.request_reply.enabled() &&
+                   cfg.vc_choice == VcChoice::route &&
                    cfg.max_packet_flits == 0 && !cfg.on_off.enabled() &&
                    !cfg.watch.enabled() && !cfg.track_reorder && cfg.pipeline.vc_allocation >= 1 &&
                    links.max_serialisation() == 1 && links.terminal_serialisation() == 0 &&
