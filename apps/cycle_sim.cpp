@@ -91,8 +91,8 @@ int simulate(const RunSettings& s, fabric_apps::OutputFile& result) {
                                                         s.seeds.empty() ? 1 : s.seeds.front());
         return cs::simulate_graph(d, s, pattern, out);
     }
-    detail::require(s.vcs <= 2, "vcs: a ", s.topology, " has 1 or 2 virtual channels a link (up to 4 on a graph); "
-                    "got ", s.vcs);
+    detail::require(s.vcs <= 2 || (s.vcs == 4 && s.topology == "fattree"), "vcs: a ", s.topology, " has 1 or 2 "
+                    "virtual channels a link (up to 4 on a graph, 4 on a fat tree); got ", s.vcs);
     const NamedPattern pattern = NamedPattern::make(worst ? "group_shift" : s.pattern,
                                                     worst ? worst_case_grid(s) : node_grid(s),
                                                     s.seeds.empty() ? 1 : s.seeds.front());
@@ -149,8 +149,9 @@ Options<RunSettings> RunSettings::options() {
                   one_of({"wraparound", "whole-ring"})).only_for({"torus"}).with("--vcs", "2"),
         option<S>(&S::vcs, "--vcs", "virtual channels per link: 2 with the dateline, 1 without (may deadlock); a "
                   "graph's routes are layered on at most this many, 1 to 4 (its links have 2, or 4 past 2); a "
-                  "dragonfly and a fat tree have what their routing needs", within(1, 4))
-            .only_for({"torus", "mesh", "hyperx", "hypercube", "graph"}).without("--routing", "adaptive"),
+                  "dragonfly has what its routing needs; a fat tree one VC, or 4 (nca, k up to 4) for --vc-choice any",
+                  within(1, 4))
+            .only_for({"torus", "mesh", "hyperx", "hypercube", "graph", "fattree"}).without("--routing", "adaptive"),
         option<S>(&S::vc_buf, "--vc-buf", "buffer per virtual channel, flits", at_least<std::uint32_t>(1)),
         option<S>(&S::credit_delay, "--credit-delay", "cycles for a credit to return",
                   within<std::uint32_t>(1, fabric::max_delay_cycles)),

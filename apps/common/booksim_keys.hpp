@@ -41,7 +41,7 @@ inline constexpr Key keys[] = {
     {"feedback_offset", "0", rows::only_default},
     {"wait_for_tail_credit", "0", rows::wait_for_tail_credit}, {"vc_busy_when_full", "0", rows::only_default},
     {"vc_prioritize_empty", "0", rows::only_default}, {"vc_priority_donation", "0", rows::only_default},
-    {"vc_shuffle_requests", "0", rows::only_default}, {"hold_switch_for_packet", "0", rows::only_default},
+    {"vc_shuffle_requests", "0", rows::only_default}, {"hold_switch_for_packet", "0", rows::hold_switch_for_packet},
     {"speculative", "0", rows::speculative}, {"spec_check_elig", "1", rows::only_default},
     {"spec_check_cred", "1", rows::only_default}, {"spec_mask_by_reqs", "0", rows::only_default},
     {"spec_sw_allocator", "prio", rows::only_default},

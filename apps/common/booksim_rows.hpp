@@ -140,9 +140,25 @@ inline void num_vcs(Reading& r, const char* key, const char*) {
         r.emit("--vcs", std::to_string(v));
         r.emit("--injection-queues", std::to_string(v));
     } else if (t == "fattree") {
-        if (v != 1) r.refuse(key, "cycle_sim's fat tree has one VC (nca needs no more): set num_vcs = 1");
-        r.emit("--injection-queues", "1");
+        // nca needs one VC; BookSim lets a packet take any of them at every hop (--vc-choice any).
+        if (v != 1 && v != 4) return r.refuse(key, "cycle_sim builds a fat tree of 1 or 4 VCs");
+        if (v == 4) {
+            r.emit("--vcs", "4");
+            r.emit("--vc-choice", "any");
+        }
+        r.emit("--injection-queues", std::to_string(v));
     }
+}
+
+/// BookSim holds a switch input and output from a packet's head to its tail: with packets of one flit, that is
+/// no hold at all (the head is the tail), the same run as without.
+inline void hold_switch_for_packet(Reading& r, const char* key, const char*) {
+    const std::string t = r.text(key);
+    if (t == "0") return;
+    if (t != "1") return r.refuse(key, "0 or 1");
+    if (!r.items("packet_size").empty() || r.whole("packet_size") != 1)
+        r.refuse(key, "cycle_sim holds no switch for a packet, which is the same run only when every packet is one "
+                 "flit (packet_size = 1): set hold_switch_for_packet = 0");
 }
 
 inline void vc_buf_size(Reading& r, const char* key, const char*) { r.emit("--vc-buf", r.text(key)); }
