@@ -13,6 +13,12 @@ fabric_check(NAME app.cycle_sim.booksim.torus88
 fabric_check(NAME app.cycle_sim.booksim.mesh88_lat
              COMMAND cycle_sim --booksim ${booksim_data}/mesh88_lat num_vcs=1 input_speedup=1 ${booksim_short}
              MATCH "offered 0\\.(09|10)[0-9]* accepted 0\\.(09|10)[0-9]* flits/cycle/node; latency mean [0-9.]+")
+# mesh88_lat with one VC, uniform, periods of 10,000 cycles: BookSim2 65.57 over seeds 0-15 (28f43299,
+# `./booksim mesh88_lat input_speedup=1 num_vcs=1 traffic=uniform sample_period=10000 seed=S`); within 3%.
+add_test(NAME app.cycle_sim.booksim.mesh88_lat_one_vc COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:cycle_sim>
+         -DFILE=${booksim_data}/mesh88_lat "-DKEYS=num_vcs=1;input_speedup=1;traffic=uniform;sample_period=10000"
+         "-DSEEDS=0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15" -DEXPECTED=65.57 -DPERCENT=3
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/booksim_mean.cmake)
 # BookSim lets a packet take any VC of a mesh at every hop (--vc-choice any): mesh88_lat with 2 VCs, uniform
 # traffic, BookSim2's latency averaged over seeds 0-3 is 55.51 cycles (54.51, 55.49, 55.32, 56.70; BookSim2
 # 28f43299, `./booksim mesh88_lat input_speedup=1 traffic=uniform num_vcs=2 seed=S`); within 3%.

@@ -131,6 +131,29 @@ TEST_CASE("wait_for_tail_credit: an output VC waits for its last packet's tail c
     CHECK(last_latency(cfg, 3, 4, 1) == (3 + 1) * 4 + 3 + 3);  // zero load: (h + 1) 4 + h + S - 1
 }
 
+TEST_CASE("wait_for_tail_credit holds the ejection port's VC too, until the tail's credit is back from the sink") {
+    // A line of 3, one VC: 4-flit packets from nodes 0 and 2 to node 1 at cycle 0, one
+    // hop each. A takes the ejection VC and is out by the zero-load (1 + 1) 4 + 1 + 3 =
+    // 12. Without the setting B's flits interleave with A's at the port: 15 and 16. With
+    // it B waits for the VC, free when A's tail credit is back (12 + 1), takes it at 13,
+    // crosses the switch at 14, its head is out at 16 and its tail at 19 (as BookSim's
+    // ejection port, an output with VCs like the others).
+    using Line = KAryNCube<1, BasicLink<1>, DynamicExtents, Boundary::open>;
+    const Fabric<Line, DimensionOrder<TieRule::split, NoDateline>> line{Line({3})};
+    for (const bool hold : {false, true}) {
+        CycleConfig cfg;
+        cfg.warmup = 0;
+        cfg.measure = 1;
+        cfg.wait_for_tail_credit = hold;
+        CycleSimulator<decltype(line)> sim(line, cfg);
+        const auto r = sim.run_trace(std::vector<TraceMessage>{{0, 0, 1, 4}, {0, 2, 1, 4}});
+        REQUIRE(r.packets_delivered == 2);
+        CHECK(r.latency.max == (hold ? 19 : 16));
+        CHECK(2 * r.latency.mean - static_cast<double>(r.latency.max) == doctest::Approx(hold ? 12 : 15));  // the other
+        CHECK(r.out_of_order == 0);
+    }
+}
+
 TEST_CASE("wait_for_tail_credit on a loaded torus: no deadlock, every flit accounted for; refused where it cannot work") {
     using T = Torus<2>;
     const Fabric<T, DorTieSplit<>> net{T({4, 4})};

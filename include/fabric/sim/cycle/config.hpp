@@ -152,7 +152,8 @@ struct RouterSettings {
     std::uint32_t head_turnaround = 0;
     /// BookSim's wait_for_tail_credit: an output VC is given to another packet
     /// only once the credit of the last packet's tail is back (the downstream
-    /// buffer has let the whole packet go), not when the tail crosses the switch.
+    /// buffer has let the whole packet go), not when the tail crosses the switch;
+    /// the ejection port then has VCs too, held alike (ejection_vcs.hpp).
     /// Needs a flow control that says when that is (Credit) and no output queues.
     bool wait_for_tail_credit = false;
     /// BookSim's speculative switch allocation: a head bids for the switch in the

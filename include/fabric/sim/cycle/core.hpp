@@ -208,6 +208,7 @@ public:
         routers_.reset(shape_, cfg_, cfg_, buffer_, observer_.classes.levels(), channels_.links().terminal_serialisation());
         if (hooks_.tracks_occupancy) routers_.track_occupancy();
         if (cfg_.vc_choice == VcChoice::any) routers_.any_vc(shape_.vcs / hooks_.vc_classes);
+        if (cfg_.wait_for_tail_credit) routers_.hold_ejection(channels_.flow().feedback_delay());
         if (link_errors_.any())  // the wheel reaches a replaying link's longest wait (cycle/link_errors.hpp)
             while (wheel_size_ <= link_errors_.longest_replay_delay(channels_.links())) wheel_size_ *= 2;
         channels_.reset(shape_, wheel_size_);

@@ -42,7 +42,7 @@ std::uint64_t Routers<A>::step(std::uint32_t n, const std::uint64_t* masks, std:
             if (v.state == VcState::waiting_vc && v.ready <= now && !any_vc_) {  // step_lone's common case
                 const std::size_t ov = std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc;
                 const bool eject = v.out_port >= P_;
-                if (eject || vc_.owner(ov) == none) {
+                if (eject ? !eject_vcs_.on() : vc_.owner(ov) == none) {
                     if (!eject) vc_.grant(std::size_t{n} * per_router_ + local, ov);
                     v.state = VcState::active;
                     return v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
@@ -76,6 +76,14 @@ std::uint64_t Routers<A>::step_lone(std::uint32_t n, std::uint32_t local, InputV
             vc_.grant(std::size_t{n} * per_router_ + local,
                       std::size_t{n} * per_router_ + v.out_port * V_ + v.out_vc);
             picked(n, local, v);
+        } else if (eject_vcs_.on()) {
+            if (const std::uint64_t retry = take_ejection(n, v, now)) {
+                if (retry == EjectionVcs::held) {
+                    in_.block(n, local);  // the holder's tail, leaving this router, sets when it is free
+                    return never;
+                }
+                return v.ready = retry;
+            }
         }
         v.state = VcState::active;
         v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
@@ -139,7 +147,13 @@ std::uint64_t Routers<A>::step_all_vcs(std::uint32_t n, std::uint64_t now, Kerne
                 }
                 sw_local_[n_sw++] = local;
             } else if (v.state == VcState::waiting_vc) {
-                if (v.out_port >= P_) {  // ejection: no virtual channel to hold
+                if (v.out_port >= P_) {  // ejection: no virtual channel to hold, but under wait_for_tail_credit
+                    if (eject_vcs_.on())
+                        if (const std::uint64_t retry = take_ejection(n, v, now)) {
+                            if (retry == EjectionVcs::held) in_.block(n, local);
+                            else if ((v.ready = retry) < wake) wake = retry;
+                            continue;
+                        }
                     v.state = VcState::active;
                     v.ready = granted_ready(n, local, now + pipeline_.vc_allocation, k);
                     if (v.ready < wake) wake = v.ready;
@@ -293,6 +307,18 @@ std::uint32_t Routers<A>::allocate_vcs(std::uint32_t n, std::uint64_t now, std::
         vc_.request(vbase + va_local_[i], va_out_[i], level_of(in_.router(n)[va_local_[i]], k, true));
     vc_.allocate(prioritised, grant, lost);
     return granted;
+}
+
+/// A head bound for its terminal (input VC `v` of router n) takes a VC of the ejection
+/// port (eject_vcs_ on): 0, or when to ask again (EjectionVcs::held: blocked until a tail
+/// leaving this router sets it).
+template <SwitchAllocator A>
+std::uint64_t Routers<A>::take_ejection(std::uint32_t n, InputVc& v, std::uint64_t now) {
+    std::uint64_t retry = 0;
+    const std::uint32_t vc = eject_vcs_.take(terminal_link(n, v.out_port), now, retry);
+    if (vc == EjectionVcs::none_free) return retry;
+    v.out_vc = static_cast<std::uint8_t>(vc);
+    return 0;
 }
 
 /// The first VC of the class of route VC `vc`; refused where the routes name more

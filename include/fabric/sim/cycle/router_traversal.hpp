@@ -73,6 +73,10 @@ void Routers<A>::transfer(std::uint32_t n, std::uint32_t local, std::uint64_t no
             across = c.across;
         }
         k.eject(n, shape_.terminal_at(n, out), f, k.packets()[f.packet], across + ejection_latency_);
+        if (tail && eject_vcs_.on()) [[unlikely]] {  // its ejection VC is free once the tail's credit is back
+            eject_vcs_.tail_out(terminal_link(n, out), v.out_vc, across + ejection_latency_);
+            in_.unblock(n);
+        }
     } else {
         out_.push(n, (std::size_t{n} * P_ + out) * V_ + v.out_vc, f, leaves);
         ++buffered_;

@@ -21,6 +21,7 @@
 #include <fabric/concepts/allocator.hpp>
 #include <fabric/core/error.hpp>
 #include <fabric/sim/cycle/config.hpp>
+#include <fabric/sim/cycle/ejection_vcs.hpp>
 #include <fabric/sim/cycle/event_wheel.hpp>
 #include <fabric/sim/cycle/observer.hpp>
 #include <fabric/sim/cycle/input_buffers.hpp>
@@ -88,6 +89,10 @@ public:
         }
         buffered_ = 0;
         any_vc(1);
+        eject_vcs_.reset(0, 1, 0, false);
+    }
+    void hold_ejection(std::uint64_t feedback) {  // wait_for_tail_credit: ejection_vcs.hpp
+        eject_vcs_.reset(std::size_t{shape_.routers} * shape_.terminal_ports, V_, feedback, true);
     }
     /// With adaptive routing: the backlog per (router, port) that policies read.
     void track_occupancy() { occupancy_.reset(shape_); }
@@ -144,6 +149,7 @@ public:
             if (v.packet != id || v.state == VcState::idle || v.count != 0 || v.last + 1 != index) continue;
             const std::uint32_t node = in_.node_of(iv);
             if (v.out_port < P_) vc_.owner(in_.index(node, v.out_port * V_ + v.out_vc)) = none;
+            else if (eject_vcs_.on()) eject_vcs_.release(terminal_link(node, v.out_port), v.out_vc);
             v.state = VcState::idle;
             in_.unblock(node);
             activate(node, activity_[node].wake);
@@ -214,31 +220,26 @@ public:
     /// event that wakes it earlier (an arrival, feedback, a new packet).
     template <class Kernel>
     std::uint64_t step(std::uint32_t n, const std::uint64_t* masks, std::uint64_t now, Kernel& k);
-
     /// A router step whose one live VC is `local` (v, its state): the VC or switch allocation it
     /// asks for is granted if it can be (as the allocators grant a lone request:
     /// their pointers move past it), with no pass over the router.
     template <class Kernel>
     std::uint64_t step_lone(std::uint32_t n, std::uint32_t local, InputVc& v, std::uint64_t now, Kernel& k);
-
     /// A router step with a pass over its live VCs.
     template <class Kernel>
     std::uint64_t step_all_vcs(std::uint32_t n, std::uint64_t now, Kernel& k);
-
     /// Switch allocation of a router step among its `n_sw` requesters (and, with
     /// speculation, the `granted` heads just granted their VC); the pairs matched
     /// cross the switch.
     template <class Kernel>
     [[gnu::noinline]] void allocate_switch(std::uint32_t n, std::uint64_t now, std::uint32_t n_sw,
                                            std::uint32_t granted, bool speculate, Kernel& k);
-
     /// VC allocation of a router step, among its `n_va` requesters: per output VC,
     /// the requester nearest at or after its pointer wins (among those of the
     /// highest priority level); returns the VCs granted in this step so far.
     template <class Kernel>
     [[gnu::noinline]] std::uint32_t allocate_vcs(std::uint32_t n, std::uint64_t now, std::uint32_t n_va,
                                                  std::uint32_t granted, std::uint64_t& wake, Kernel& k);
-
     /// The front flit of input VC `local` of router n is lost: its output link failed.
     template <class Kernel>
     [[gnu::noinline]] void drop(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k);
@@ -247,11 +248,9 @@ public:
     /// `drop`, is lost because its output link failed).
     template <class Kernel>
     [[gnu::always_inline]] inline void transfer(std::uint32_t n, std::uint32_t local, std::uint64_t now, Kernel& k, bool drop);
-
     /// A flit left terminal t's source queue through injection VC `local` of router n.
     template <class Kernel>
     void left_source(std::uint32_t n, std::uint32_t local, const Flit& f, bool tail, std::uint64_t now, Kernel& k);
-
     /// The next head is at the front of VC `local` as the last packet's tail leaves:
     /// it is routed from now, or after the head turnaround (and, from a source, not
     /// before it has crossed the injection channel).
@@ -325,6 +324,7 @@ public:
     template <class Kernel>
     [[gnu::noinline]] bool pick_vc(std::uint32_t n, std::uint32_t local, InputVc& v, Kernel& k);
     [[nodiscard]] std::uint8_t class_first(std::uint32_t vc) const;  // vc_choice = any: a route's VC's class
+    [[nodiscard]] std::uint64_t take_ejection(std::uint32_t n, InputVc& v, std::uint64_t now);  // router_step.hpp
     [[gnu::always_inline]] void picked(std::uint32_t n, std::uint32_t local, const InputVc& v) {  // it won v.out_vc
         if (any_vc_) pointer_[std::size_t{n} * per_router_ + local] = v.out_port * V_ + v.out_vc + 1;
     }
@@ -376,6 +376,7 @@ private:
     bool any_vc_ = false;                    // vc_choice = any, with classes of group_ > 1 VCs (1: the route's VC)
     std::uint32_t group_ = 1;
     std::vector<std::uint32_t> pointer_;     // any_vc_: per input VC, its round-robin pointer over output VCs
+    EjectionVcs eject_vcs_;                  // wait_for_tail_credit: the ejection ports' VCs
     static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
     TerminalLinks terminal_links_;          // each terminal's own links, where slower than a flit a cycle
     std::uint32_t held_from_ = none;        // local VCs from here on wait for their terminal link (none: no such VC)
