@@ -51,6 +51,13 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
     auto downstream = [&](std::size_t channel, std::uint32_t vc) {
         return in.index(links.down(channel), links.down_port(channel) * V + vc);
     };
+    // What a head waiting for output VC `vc` of `port` at router n waits for: the VC's holder, or, held until its
+    // tail's credit is back, the downstream VC; none if it is free.
+    auto holder = [&](std::uint32_t n, std::uint32_t port, std::uint32_t vc) -> std::size_t {
+        const std::uint32_t owner = routers.owner(in.index(n, port * V + vc));
+        if (owner == tail_pending) return downstream(std::size_t{n} * P + port, vc);
+        return owner == none ? none : owner;
+    };
     // Usually nothing has waited that long: look before building the graph.
     std::uint64_t any = 0;
     for (std::size_t iv = 0; iv < count && !any; ++iv) any = stuck_here(iv);
@@ -82,16 +89,12 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
         const InputVc& v = in[iv];
         if (v.out_port >= P) continue;
         const std::uint32_t n = in.node_of(iv);
-        const std::size_t ov = in.index(n, v.out_port * V + v.out_vc);
         std::size_t target = none;
         if (v.state == VcState::waiting_vc && routers.vc_group() > 1) {  // vc_choice = any: waits for every holder
             const std::uint32_t first = v.out_vc / routers.vc_group() * routers.vc_group();
             std::size_t held[max_vcs], m = 0;
             for (std::uint32_t vc = first; vc < first + routers.vc_group(); ++vc) {
-                const std::uint32_t owner = routers.owner(in.index(n, v.out_port * V + vc));
-                const std::size_t t = owner == none ? none
-                                      : owner == tail_pending ? downstream(std::size_t{n} * P + v.out_port, vc)
-                                                              : owner;
+                const std::size_t t = holder(n, v.out_port, vc);
                 if (t == none || !stuck(t)) break;  // a VC free or freed soon: no wait
                 held[m++] = t;
             }
@@ -99,10 +102,8 @@ std::optional<DeadlockReport> find_deadlock(Kernel& k, const Watchdog& watchdog,
                 for (std::size_t i = 0; i < m; ++i) wait(iv, held[i]);
             continue;
         }
-        if (v.state == VcState::waiting_vc && routers.owner(ov) == tail_pending) {
-            target = downstream(std::size_t{n} * P + v.out_port, v.out_vc);  // its last credit
-        } else if (v.state == VcState::waiting_vc && routers.owner(ov) != none) {
-            target = routers.owner(ov);
+        if (v.state == VcState::waiting_vc) {
+            target = holder(n, v.out_port, v.out_vc);
         } else if (v.state == VcState::active && !routers.output_ready(n, in.local_of(iv), v, k)) {
             const std::size_t channel = std::size_t{n} * P + v.out_port;
             if (out.enabled()) {  // waits for room in the output queue

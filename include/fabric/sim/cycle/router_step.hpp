@@ -341,8 +341,8 @@ bool Routers<A>::pick_vc(std::uint32_t n, std::uint32_t local, InputVc& v, Kerne
     for (std::uint32_t vc = first; vc < first + group_; ++vc) {
         const std::uint32_t owner = vc_.owner(base + vc);
         if (owner != none && !(owner == tail_pending && tail_credit_back(n, v.out_port, vc, k))) continue;
-        const std::uint32_t index = v.out_port * V_ + vc;  // pointers run over the router's output VCs
-        const std::uint32_t distance = index >= pointer ? index - pointer : index + per_router_ - pointer;
+        // pointers run over the router's output VCs
+        const auto distance = static_cast<std::uint32_t>(ring_distance(pointer, v.out_port * V_ + vc, per_router_));
         if (distance < nearest) best = vc, nearest = distance;
     }
     if (best == none) return false;
